@@ -1,0 +1,114 @@
+//! A game record: moves played from a start, automatic passes, the end of the game, and
+//! repetition.
+
+use std::collections::HashSet;
+
+use crate::error::PlayError;
+use crate::position::{Child, Move, Position, Status};
+use crate::rules::{Rules, Side};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Neither side has a legal move (a capture emptied the board, or only endless moves or
+    /// none are left). Seeds left on the board belong to nobody.
+    NoMoves,
+    /// A position (board and side to move) occurred for the second time. Seeds left on the
+    /// board belong to nobody.
+    Repetition,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    /// This side captured more seeds.
+    Side(Side),
+    /// Equal captures.
+    Draw,
+}
+
+/// A game in progress: the positions reached, the moves played, and whether it is over.
+#[derive(Clone, Debug)]
+pub struct Game<const W: usize> {
+    rules: Rules,
+    positions: Vec<Position<W>>,
+    moves: Vec<Move>,
+    seen: HashSet<[u64; W]>,
+    end: Option<End>,
+}
+
+impl<const W: usize> Game<W> {
+    /// Starts a game from `start`, applying an automatic pass if the side to move has none.
+    pub fn new(rules: Rules, start: Position<W>) -> Self {
+        let (p, status) = start.settle(&rules);
+        let mut seen = HashSet::new();
+        seen.insert(p.board_key());
+        Game {
+            rules,
+            positions: vec![p],
+            moves: Vec::new(),
+            seen,
+            end: (status == Status::Over).then_some(End::NoMoves),
+        }
+    }
+
+    /// The rules played.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current position (after any automatic pass).
+    pub fn position(&self) -> Position<W> {
+        *self.positions.last().expect("a game always has a position")
+    }
+
+    /// Every position reached, the start first.
+    pub fn positions(&self) -> &[Position<W>] {
+        &self.positions
+    }
+
+    /// The moves played, extra turns included, passes left out.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Why the game ended, or `None` while it goes on.
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// The winner once the game is over, by captured seeds.
+    pub fn winner(&self) -> Option<Winner> {
+        self.end?;
+        let p = self.position();
+        let (s, n) = (p.captured(Side::South), p.captured(Side::North));
+        Some(match s.cmp(&n) {
+            std::cmp::Ordering::Greater => Winner::Side(Side::South),
+            std::cmp::Ordering::Less => Winner::Side(Side::North),
+            std::cmp::Ordering::Equal => Winner::Draw,
+        })
+    }
+
+    /// Plays a move, then any automatic pass, and checks for the end of the game.
+    /// On error nothing changes.
+    pub fn play(&mut self, mv: Move) -> Result<Child<W>, PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        let child = self.position().play(&self.rules, mv)?;
+        let (next, status) = child.position.settle(&self.rules);
+        self.moves.push(mv);
+        self.positions.push(next);
+        if status == Status::Over {
+            self.end = Some(End::NoMoves);
+        } else if !self.seen.insert(next.board_key()) {
+            self.end = Some(End::Repetition);
+        }
+        Ok(child)
+    }
+}

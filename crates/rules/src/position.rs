@@ -1,0 +1,628 @@
+//! The bit-packed position and the move generator.
+
+use std::fmt;
+
+use crate::error::{PlayError, PositionError};
+use crate::notation::Diagram;
+use crate::rules::{CaptureSide, Rules, Side, Variant, MAX_HOLES};
+use crate::sowing::{long_sowing, FAST_LAPS};
+
+/// Bytes with value 1 in every lane of a word.
+const LO: u64 = 0x0101_0101_0101_0101;
+
+/// A position: the seeds in every hole, the side to move and the seeds captured so far.
+///
+/// The position is `W` little-endian `u64` words, read as `8 * W` byte lanes:
+///
+/// ```text
+///  lane   0 ..= 2H-1            ...     L-4     L-3          L-2          L-1
+///        +--------------------+-----+-------+------------+------------+------+
+///        | holes, sowing order| 0 0 |   H   | captured S | captured N | side |
+///        +--------------------+-----+-------+------------+------------+------+
+///  L = 8W.  South's hole k is lane k-1, North's hole k is lane H+k-1.
+///  Position<2> (16 bytes) holds boards up to 2x6, Position<4> (32 bytes) up to 2x12.
+/// ```
+///
+/// A lane holds at most 192 (2 x 12 holes x 8 seeds), so adding to every lane of a word at
+/// once never carries into the next lane: a lap of sowing is one masked add per word.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position<const W: usize> {
+    lanes: [u64; W],
+}
+
+/// Positions of boards up to 2x6, in 16 bytes.
+pub type Position6 = Position<2>;
+/// Positions of boards up to 2x12, in 32 bytes.
+pub type Position12 = Position<4>;
+
+const _: () = assert!(std::mem::size_of::<Position6>() == 16);
+const _: () = assert!(std::mem::size_of::<Position12>() == 32);
+
+/// A move: the number `1 ..= H` of one of the mover's own holes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Move(pub u8);
+
+impl Move {
+    /// The hole number, `1 ..= H`.
+    pub const fn hole(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The result of one legal move, before any automatic pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Child<const W: usize> {
+    /// The move played.
+    pub mv: Move,
+    /// The position after it. Its side to move is the mover after a capture (extra turn),
+    /// else the opponent; that side may still have to pass (see [`Position::settle`]).
+    pub position: Position<W>,
+    /// Seeds the mover took by capture in this move (chain included, last-four award not).
+    pub captured: u8,
+    /// Seeds on the board given away by the last-four rule when the capture ended the game.
+    pub awarded: u8,
+    /// Whether the mover moves again (the move captured).
+    pub extra_turn: bool,
+    /// Whether this move ended the game by leaving 4 or fewer seeds.
+    pub ended_game: bool,
+    /// Net seeds this move wins for the mover: captures, plus or minus the award.
+    pub gain: i16,
+}
+
+/// The legal moves of a position with their results, and the moves whose sowing never ends.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveList<const W: usize> {
+    children: [Child<W>; MAX_HOLES],
+    len: u8,
+    endless: u16,
+}
+
+impl<const W: usize> MoveList<W> {
+    /// The legal moves with their results, in hole order.
+    pub fn children(&self) -> &[Child<W>] {
+        &self.children[..self.len as usize]
+    }
+    /// Number of legal moves.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// Whether there is no legal move.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The moves from non-empty holes that are illegal because their sowing never ends.
+    pub fn endless(&self) -> impl Iterator<Item = Move> + '_ {
+        (1..=MAX_HOLES as u8).filter(|h| self.endless & (1 << h) != 0).map(Move)
+    }
+    /// The result of move `mv`, if it is legal.
+    pub fn get(&self, mv: Move) -> Option<&Child<W>> {
+        self.children().iter().find(|c| c.mv == mv)
+    }
+}
+
+/// Whether the side to move can play, must pass, or the game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The side to move has a legal move.
+    ToMove,
+    /// Neither side has a legal move (this includes an empty board).
+    Over,
+}
+
+/// Builds the table `ONES[k]`: lanes `0 .. k` hold 1, the others 0.
+const fn ones_table<const W: usize>() -> [[u64; W]; 33] {
+    let mut t = [[0u64; W]; 33];
+    let mut k = 0;
+    while k <= 32 {
+        let mut j = 0;
+        while j < W {
+            let lo = 8 * j;
+            let m = if k <= lo {
+                0
+            } else if k - lo >= 8 {
+                8
+            } else {
+                k - lo
+            };
+            t[k][j] = if m == 8 {
+                LO
+            } else {
+                LO & ((1u64 << (8 * m)) - 1)
+            };
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+impl<const W: usize> Position<W> {
+    const LANES: usize = 8 * W;
+    const HOLES_LANE: usize = Self::LANES - 4;
+    const CAPTURED_LANE: usize = Self::LANES - 3;
+    const SIDE_LANE: usize = Self::LANES - 1;
+    /// Most holes per row this type holds.
+    pub const MAX_HOLES: usize = {
+        let m = (8 * W - 4) / 2;
+        if m < MAX_HOLES {
+            m
+        } else {
+            MAX_HOLES
+        }
+    };
+    const ONES: [[u64; W]; 33] = ones_table::<W>();
+    /// Mask of the last word that keeps board lanes only (the top 4 lanes are bookkeeping).
+    const BOARD_MASK_LAST: u64 = 0x0000_0000_ffff_ffff;
+    /// Mask of the last word that keeps the board, `H` and the side, not the captured counts.
+    const KEY_MASK_LAST: u64 = 0xff00_00ff_ffff_ffff;
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> u8 {
+        (self.lanes[i >> 3] >> ((i & 7) * 8)) as u8
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, v: u8) {
+        let s = (i & 7) * 8;
+        let w = &mut self.lanes[i >> 3];
+        *w = (*w & !(0xff << s)) | ((v as u64) << s);
+    }
+
+    /// The standard start of `rules`: every hole holds `rules.seeds()`, South to move.
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let p = Position6::start(&Rules::default()).unwrap();
+    /// assert_eq!(p.to_string(), "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0");
+    /// ```
+    pub fn start(rules: &Rules) -> Result<Self, PositionError> {
+        let h = rules.holes();
+        let row = vec![rules.seeds() as u8; h];
+        Self::from_rows(rules, &row, &row, Side::South, [0, 0])
+    }
+
+    /// Builds a position from the rows (each in sowing order), the side to move and the seeds
+    /// captured by South and North.
+    pub fn from_rows(
+        rules: &Rules,
+        south: &[u8],
+        north: &[u8],
+        side: Side,
+        captured: [u16; 2],
+    ) -> Result<Self, PositionError> {
+        let h = rules.holes();
+        if h > Self::MAX_HOLES {
+            return Err(PositionError::TooLargeForType {
+                holes: h,
+                max: Self::MAX_HOLES,
+            });
+        }
+        if south.len() != h || north.len() != h {
+            return Err(PositionError::HolesMismatch {
+                diagram: south.len().max(north.len()),
+                rules: h,
+            });
+        }
+        let found = south.iter().chain(north).map(|&x| x as usize).sum::<usize>()
+            + captured[0] as usize
+            + captured[1] as usize;
+        if found > rules.total_seeds() {
+            return Err(PositionError::TooManySeeds {
+                found,
+                allowed: rules.total_seeds(),
+            });
+        }
+        let mut p = Position { lanes: [0; W] };
+        for (i, &s) in south.iter().chain(north).enumerate() {
+            p.set(i, s);
+        }
+        p.set(Self::HOLES_LANE, h as u8);
+        p.set(Self::CAPTURED_LANE, captured[0] as u8);
+        p.set(Self::CAPTURED_LANE + 1, captured[1] as u8);
+        p.set(Self::SIDE_LANE, side as u8);
+        Ok(p)
+    }
+
+    /// Builds a position from a parsed diagram under `rules` (whose holes must match).
+    pub fn from_diagram(rules: &Rules, d: &Diagram) -> Result<Self, PositionError> {
+        Self::from_rows(
+            rules,
+            &d.south,
+            &d.north,
+            d.side,
+            d.captured.unwrap_or([0, 0]),
+        )
+    }
+
+    /// Parses a position in the notation of RULES.md and checks it against `rules`.
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "2,3,4,0,4,1/3,3,3,1,1,3 S").unwrap();
+    /// assert_eq!(p.seeds_on_board(), 28);
+    /// assert!(Position6::parse(&r, "2,3,4,0,4/3,3,3,1,1,3 S").is_err());
+    /// ```
+    pub fn parse(rules: &Rules, text: &str) -> Result<Self, crate::Error> {
+        let d: Diagram = text.parse()?;
+        Ok(Self::from_diagram(rules, &d)?)
+    }
+
+    /// Holes per row, `H`.
+    #[inline]
+    pub fn holes(&self) -> usize {
+        self.get(Self::HOLES_LANE) as usize
+    }
+
+    /// The seeds in hole `index` (`0 .. 2H`, sowing order).
+    #[inline]
+    pub fn seeds(&self, index: usize) -> u8 {
+        debug_assert!(index < 2 * self.holes());
+        self.get(index)
+    }
+
+    /// The seeds in `side`'s hole number `hole` (`1 ..= H`).
+    pub fn seeds_in(&self, side: Side, hole: usize) -> u8 {
+        self.get(side.index() * self.holes() + hole - 1)
+    }
+
+    /// South's and North's rows, each in sowing order.
+    pub fn rows(&self) -> (Vec<u8>, Vec<u8>) {
+        let h = self.holes();
+        (
+            (0..h).map(|i| self.get(i)).collect(),
+            (h..2 * h).map(|i| self.get(i)).collect(),
+        )
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        if self.get(Self::SIDE_LANE) == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    /// Seeds captured so far by `side`.
+    #[inline]
+    pub fn captured(&self, side: Side) -> u8 {
+        self.get(Self::CAPTURED_LANE + side.index())
+    }
+
+    /// The same board and side to move with other captured counts.
+    pub fn with_captured(mut self, south: u8, north: u8) -> Self {
+        self.set(Self::CAPTURED_LANE, south);
+        self.set(Self::CAPTURED_LANE + 1, north);
+        self
+    }
+
+    /// The same board and captured counts with the other side to move.
+    #[inline]
+    pub fn with_side_flipped(mut self) -> Self {
+        let s = self.get(Self::SIDE_LANE);
+        self.set(Self::SIDE_LANE, s ^ 1);
+        self
+    }
+
+    /// The position seen from the other side: rows exchanged, side to move and captured
+    /// counts exchanged. Under symmetric rules it has the same moves and results.
+    pub fn mirrored(&self) -> Self {
+        let h = self.holes();
+        let mut p = *self;
+        for i in 0..2 * h {
+            p.set((i + h) % (2 * h), self.get(i));
+        }
+        p.set(Self::CAPTURED_LANE, self.get(Self::CAPTURED_LANE + 1));
+        p.set(Self::CAPTURED_LANE + 1, self.get(Self::CAPTURED_LANE));
+        p.with_side_flipped()
+    }
+
+    /// Seeds on the board.
+    #[inline]
+    pub fn seeds_on_board(&self) -> u32 {
+        let mut acc = 0u64;
+        for j in 0..W {
+            // No lane overflows: all board lanes together hold at most 192.
+            acc += if j == W - 1 {
+                self.lanes[j] & Self::BOARD_MASK_LAST
+            } else {
+                self.lanes[j]
+            };
+        }
+        (acc.wrapping_mul(LO) >> 56) as u32
+    }
+
+    /// Seeds in `side`'s row.
+    pub fn seeds_in_row(&self, side: Side) -> u32 {
+        let h = self.holes();
+        (0..h).map(|k| self.get(side.index() * h + k) as u32).sum()
+    }
+
+    /// A 64-bit key of the board and side to move (captured counts are left out, since they
+    /// do not change what can happen next). Suitable for transposition tables.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for j in 0..W {
+            let w = if j == W - 1 {
+                self.lanes[j] & Self::KEY_MASK_LAST
+            } else {
+                self.lanes[j]
+            };
+            h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 29;
+        }
+        // murmur3 finaliser
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    /// The board and side to move without captured counts, as raw words (an exact key).
+    #[inline]
+    pub fn board_key(&self) -> [u64; W] {
+        let mut k = self.lanes;
+        k[W - 1] &= Self::KEY_MASK_LAST;
+        k
+    }
+
+    /// One lap: lift the seeds of hole `h` and sow them from the next hole on, the origin
+    /// included when a lap passes it. Returns the hole that received the last seed.
+    #[inline(always)]
+    fn lap(lanes: &mut [u64; W], h: usize, n: usize) -> usize {
+        let mut p = Position { lanes: *lanes };
+        let c = p.get(h) as usize;
+        p.set(h, 0);
+        let (q, r) = if c < n { (0, c) } else { (c / n, c % n) };
+        let s = h + 1;
+        let end = s + r;
+        // Lanes s .. s+r, wrapping at n, get one more seed; every lane gets q.
+        let (hi, wrap) = if end <= n { (end, 0) } else { (n, end - n) };
+        let ones = &Self::ONES;
+        for j in 0..W {
+            p.lanes[j] += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
+        }
+        *lanes = p.lanes;
+        let landing = h + r;
+        if landing >= n {
+            landing - n
+        } else {
+            landing
+        }
+    }
+
+    /// Plays the sowing from hole `origin` (an index `0 .. 2H` with seeds) through all its
+    /// relay laps. Returns the board after the last lap and the hole where it ended, with
+    /// whether that ending is a capture; `None` if the sowing never ends.
+    #[inline]
+    fn sow(&self, rules: &Rules, origin: usize) -> Option<(Self, usize, bool)> {
+        let holes = self.holes();
+        let n = 2 * holes;
+        let mover_start = self.side_to_move().index() * holes;
+        let opponent_only = rules.capture_side() == CaptureSide::Opponent;
+        // A hole index is in the opponent's row iff its distance from the mover's row start
+        // is at least H.
+        let capturable = |i: usize| !opponent_only || (i + n - mover_start) % n >= holes;
+        let mut lanes = self.lanes;
+        let mut h = origin;
+        for _ in 0..FAST_LAPS {
+            h = Self::lap(&mut lanes, h, n);
+            let c = Position::<W> { lanes }.get(h);
+            if c == 1 {
+                return Some((Position { lanes }, h, false));
+            }
+            if c == 4 && capturable(h) {
+                return Some((Position { lanes }, h, true));
+            }
+        }
+        // Rare: hand over to the exact detector.
+        let mut bytes = [0u8; 32];
+        let p = Position::<W> { lanes };
+        for (i, b) in bytes.iter_mut().enumerate().take(n) {
+            *b = p.get(i);
+        }
+        let (board, landing) = long_sowing(&bytes, h, holes, mover_start, opponent_only)?;
+        let mut out = p;
+        for (i, &b) in board.iter().enumerate().take(n) {
+            out.set(i, b);
+        }
+        let capture = out.get(landing) == 4 && capturable(landing);
+        Some((out, landing, capture))
+    }
+
+    /// Plays move `hole` (1-based) without checking that the hole is the mover's and
+    /// non-empty. `None` if the sowing never ends.
+    #[inline]
+    fn play_index(&self, rules: &Rules, hole: usize) -> Option<Child<W>> {
+        let holes = self.holes();
+        let n = 2 * holes;
+        let mover = self.side_to_move();
+        let mover_start = mover.index() * holes;
+        let before = self.seeds_on_board();
+        let (mut p, landing, capture) = self.sow(rules, mover_start + hole - 1)?;
+        let mut captured = 0u32;
+        let mut awarded = 0u32;
+        let mut gain = 0i16;
+        let mut ended_game = false;
+        if capture {
+            captured += 4;
+            p.set(landing, 0);
+            if rules.variant() == Variant::Hoyito2 {
+                let opponent_only = rules.capture_side() == CaptureSide::Opponent;
+                let mut j = landing;
+                loop {
+                    j = if j == 0 { n - 1 } else { j - 1 };
+                    if p.get(j) != 4 || (opponent_only && (j + n - mover_start) % n < holes) {
+                        break;
+                    }
+                    captured += 4;
+                    p.set(j, 0);
+                }
+            }
+            gain += captured as i16;
+            let left = before - captured;
+            let mine = Self::CAPTURED_LANE + mover.index();
+            p.set(mine, p.get(mine) + captured as u8);
+            if left <= 4 {
+                ended_game = true;
+                awarded = left;
+                let to = rules.last_four_to(mover);
+                gain += if to == mover { left as i16 } else { -(left as i16) };
+                let lane = Self::CAPTURED_LANE + to.index();
+                p.set(lane, p.get(lane) + left as u8);
+                for j in 0..W {
+                    p.lanes[j] &= !(if j == W - 1 {
+                        Self::BOARD_MASK_LAST
+                    } else {
+                        u64::MAX
+                    });
+                }
+            }
+        } else {
+            p = p.with_side_flipped();
+        }
+        Some(Child {
+            mv: Move(hole as u8),
+            position: p,
+            captured: captured as u8,
+            awarded: awarded as u8,
+            extra_turn: capture,
+            ended_game,
+            gain,
+        })
+    }
+
+    /// Generates every move of the side to move: the legal ones with their results, and the
+    /// endless ones. Passing is not a move: an empty list means the side must pass.
+    #[inline]
+    pub fn moves(&self, rules: &Rules) -> MoveList<W> {
+        let holes = self.holes();
+        let start = self.side_to_move().index() * holes;
+        let mut list = MoveList {
+            children: [Child::default(); MAX_HOLES],
+            len: 0,
+            endless: 0,
+        };
+        for k in 1..=holes {
+            if self.get(start + k - 1) == 0 {
+                continue;
+            }
+            match self.play_index(rules, k) {
+                Some(c) => {
+                    list.children[list.len as usize] = c;
+                    list.len += 1;
+                }
+                None => list.endless |= 1 << k,
+            }
+        }
+        list
+    }
+
+    /// Calls `f` with the result of every legal move, in hole order. Faster than
+    /// [`Position::moves`] when the list is not kept.
+    #[inline]
+    pub fn for_each_child(&self, rules: &Rules, mut f: impl FnMut(&Child<W>)) {
+        let holes = self.holes();
+        let start = self.side_to_move().index() * holes;
+        for k in 1..=holes {
+            if self.get(start + k - 1) != 0 {
+                if let Some(c) = self.play_index(rules, k) {
+                    f(&c);
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self, rules: &Rules) -> bool {
+        let holes = self.holes();
+        let start = self.side_to_move().index() * holes;
+        (1..=holes).any(|k| self.get(start + k - 1) != 0 && self.play_index(rules, k).is_some())
+    }
+
+    /// Applies automatic passes: if the side to move has no legal move but the opponent has,
+    /// the turn passes; if neither has, the game is over.
+    pub fn settle(&self, rules: &Rules) -> (Self, Status) {
+        if self.has_legal_move(rules) {
+            return (*self, Status::ToMove);
+        }
+        let other = self.with_side_flipped();
+        if other.has_legal_move(rules) {
+            (other, Status::ToMove)
+        } else {
+            (*self, Status::Over)
+        }
+    }
+
+    /// Plays move `mv` of the side to move, checking that it is legal. The result is before
+    /// any automatic pass.
+    ///
+    /// ```
+    /// use hoyito_rules::{Move, Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::start(&r).unwrap();
+    /// let c = p.play(&r, Move(1)).unwrap();
+    /// assert_eq!(c.position.to_string(), "2,7,1,6,1,6/6,6,0,1,6,6 N 0-0");
+    /// ```
+    pub fn play(&self, rules: &Rules, mv: Move) -> Result<Child<W>, PlayError> {
+        let holes = self.holes();
+        let k = mv.hole();
+        if k == 0 || k > holes {
+            return Err(PlayError::OutOfRange { hole: k, holes });
+        }
+        if self.seeds_in(self.side_to_move(), k) == 0 {
+            return Err(PlayError::EmptyHole(k));
+        }
+        self.play_index(rules, k).ok_or(PlayError::Endless(k))
+    }
+
+    /// Whether the board holds more than 4 seeds. Play never reaches a board with 4 or fewer
+    /// (the capture that leaves them ends the game), and such a board is worth 0.
+    pub fn is_live(&self) -> bool {
+        self.seeds_on_board() > 4
+    }
+}
+
+impl<const W: usize> fmt::Display for Position<W> {
+    /// The notation of RULES.md, captured counts included.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s, n) = self.rows();
+        let join = |r: &[u8]| {
+            r.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        write!(
+            f,
+            "{}/{} {} {}-{}",
+            join(&s),
+            join(&n),
+            self.side_to_move(),
+            self.captured(Side::South),
+            self.captured(Side::North)
+        )
+    }
+}
+
+impl<const W: usize> fmt::Debug for Position<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+impl<const W: usize> Default for Position<W> {
+    fn default() -> Self {
+        Position { lanes: [0; W] }
+    }
+}
