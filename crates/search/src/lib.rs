@@ -1,0 +1,1 @@
+//! Search for Hoyito: best move and value of a position.

@@ -1,0 +1,1 @@
+//! Endgame tables for 2x6 Hoyito.
