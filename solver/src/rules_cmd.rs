@@ -301,6 +301,7 @@ fn perft_sized<const W: usize>(
     let secs = t0.elapsed().as_secs_f64();
     let nps = nodes as f64 / secs.max(1e-9);
     let threads = a.threads.unwrap_or_else(rayon::current_num_threads);
+    let st = hoyito_rules::sowing::stats();
     if json {
         print_json(&json!({
             "position": p.to_string(),
@@ -309,6 +310,9 @@ fn perft_sized<const W: usize>(
             "seconds": secs,
             "nodes_per_second": nps,
             "threads": threads,
+            "long_sowings": st.long_sowings,
+            "long_sowing_laps": st.slow_laps,
+            "long_sowing_cache_hits": st.cache_hits,
         }));
     } else {
         println!("perft({}) from {p}", a.depth);
@@ -316,6 +320,13 @@ fn perft_sized<const W: usize>(
         println!(
             "time {secs:.3} s, {:.2} M nodes/s on {threads} thread(s)",
             nps / 1e6
+        );
+        println!(
+            "sowings past {} laps: {} ({} answered from the cache, {} laps walked)",
+            hoyito_rules::sowing::FAST_LAPS,
+            st.long_sowings,
+            st.cache_hits,
+            st.slow_laps
         );
     }
     Ok(())

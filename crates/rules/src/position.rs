@@ -163,12 +163,12 @@ impl<const W: usize> Position<W> {
     const KEY_MASK_LAST: u64 = 0xff00_00ff_ffff_ffff;
 
     #[inline(always)]
-    fn get(&self, i: usize) -> u8 {
+    pub(crate) fn get(&self, i: usize) -> u8 {
         (self.lanes[i >> 3] >> ((i & 7) * 8)) as u8
     }
 
     #[inline(always)]
-    fn set(&mut self, i: usize, v: u8) {
+    pub(crate) fn set(&mut self, i: usize, v: u8) {
         let s = (i & 7) * 8;
         let w = &mut self.lanes[i >> 3];
         *w = (*w & !(0xff << s)) | ((v as u64) << s);
@@ -377,12 +377,12 @@ impl<const W: usize> Position<W> {
     }
 
     /// One lap: lift the seeds of hole `h` and sow them from the next hole on, the origin
-    /// included when a lap passes it. Returns the hole that received the last seed.
+    /// included when a lap passes it (`n = 2H` holes). Returns the hole that received the
+    /// last seed.
     #[inline(always)]
-    fn lap(lanes: &mut [u64; W], h: usize, n: usize) -> usize {
-        let mut p = Position { lanes: *lanes };
-        let c = p.get(h) as usize;
-        p.set(h, 0);
+    pub(crate) fn lap(&mut self, h: usize, n: usize) -> usize {
+        let c = self.get(h) as usize;
+        self.set(h, 0);
         let (q, r) = if c < n { (0, c) } else { (c / n, c % n) };
         let s = h + 1;
         let end = s + r;
@@ -390,15 +390,44 @@ impl<const W: usize> Position<W> {
         let (hi, wrap) = if end <= n { (end, 0) } else { (n, end - n) };
         let ones = &Self::ONES;
         for j in 0..W {
-            p.lanes[j] += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
+            self.lanes[j] += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
         }
-        *lanes = p.lanes;
         let landing = h + r;
         if landing >= n {
             landing - n
         } else {
             landing
         }
+    }
+
+    /// The board alone (lanes `0 .. n`), every bookkeeping lane cleared.
+    #[inline]
+    pub(crate) fn board_only(&self, n: usize) -> Self {
+        let mut out = *self;
+        for (j, w) in out.lanes.iter_mut().enumerate() {
+            *w &= Self::ONES[n][j] * 0xff;
+        }
+        out
+    }
+
+    /// The board lanes as words (for keys of board-only positions).
+    #[inline]
+    pub(crate) fn words(&self) -> [u64; W] {
+        self.lanes
+    }
+
+    /// A board-only position rotated so that hole `by` becomes lane 0 (`n` board lanes).
+    #[inline]
+    pub(crate) fn rotated(&self, by: usize, n: usize) -> Self {
+        if by == 0 {
+            return *self;
+        }
+        let (a, b) = (shr_lanes(&self.lanes, by), shl_lanes(&self.lanes, n - by));
+        let mut out = Position { lanes: [0; W] };
+        for j in 0..W {
+            out.lanes[j] = (a[j] | b[j]) & (Self::ONES[n][j] * 0xff);
+        }
+        out
     }
 
     /// Plays the sowing from hole `origin` (an index `0 .. 2H` with seeds) through all its
@@ -413,28 +442,24 @@ impl<const W: usize> Position<W> {
         // A hole index is in the opponent's row iff its distance from the mover's row start
         // is at least H.
         let capturable = |i: usize| !opponent_only || (i + n - mover_start) % n >= holes;
-        let mut lanes = self.lanes;
+        let mut p = *self;
         let mut h = origin;
         for _ in 0..FAST_LAPS {
-            h = Self::lap(&mut lanes, h, n);
-            let c = Position::<W> { lanes }.get(h);
+            h = p.lap(h, n);
+            let c = p.get(h);
             if c == 1 {
-                return Some((Position { lanes }, h, false));
+                return Some((p, h, false));
             }
             if c == 4 && capturable(h) {
-                return Some((Position { lanes }, h, true));
+                return Some((p, h, true));
             }
         }
-        // Rare: hand over to the exact detector.
-        let mut bytes = [0u8; 32];
-        let p = Position::<W> { lanes };
-        for (i, b) in bytes.iter_mut().enumerate().take(n) {
-            *b = p.get(i);
-        }
-        let (board, landing) = long_sowing(&bytes, h, holes, mover_start, opponent_only)?;
-        let mut out = p;
-        for (i, &b) in board.iter().enumerate().take(n) {
-            out.set(i, b);
+        // Rare: hand over to the exact detector, which works on the board alone.
+        let (board, landing) = long_sowing(&p.board_only(n), h, holes, mover_start, opponent_only)?;
+        let mut out = board;
+        for j in 0..W {
+            // Put the bookkeeping lanes back.
+            out.lanes[j] |= p.lanes[j] & !(Self::ONES[n][j] * 0xff);
         }
         let capture = out.get(landing) == 4 && capturable(landing);
         Some((out, landing, capture))
@@ -591,6 +616,40 @@ impl<const W: usize> Position<W> {
     pub fn is_live(&self) -> bool {
         self.seeds_on_board() > 4
     }
+}
+
+/// Shifts the lanes of a multi-word value `k` lanes towards lane 0.
+#[inline(always)]
+fn shr_lanes<const W: usize>(x: &[u64; W], k: usize) -> [u64; W] {
+    let (ws, bs) = (k / 8, (k % 8) * 8);
+    let mut out = [0u64; W];
+    for (i, o) in out.iter_mut().enumerate() {
+        let lo = if i + ws < W { x[i + ws] } else { 0 };
+        let hi = if i + ws + 1 < W { x[i + ws + 1] } else { 0 };
+        *o = if bs == 0 {
+            lo
+        } else {
+            (lo >> bs) | (hi << (64 - bs))
+        };
+    }
+    out
+}
+
+/// Shifts the lanes of a multi-word value `k` lanes away from lane 0.
+#[inline(always)]
+fn shl_lanes<const W: usize>(x: &[u64; W], k: usize) -> [u64; W] {
+    let (ws, bs) = (k / 8, (k % 8) * 8);
+    let mut out = [0u64; W];
+    for (i, o) in out.iter_mut().enumerate() {
+        let lo = if i >= ws + 1 { x[i - ws - 1] } else { 0 };
+        let hi = if i >= ws { x[i - ws] } else { 0 };
+        *o = if bs == 0 {
+            hi
+        } else {
+            (hi << bs) | (lo >> (64 - bs))
+        };
+    }
+    out
 }
 
 impl<const W: usize> fmt::Display for Position<W> {

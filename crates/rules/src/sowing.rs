@@ -18,10 +18,12 @@
 //! sowing that joins a known cycle or a known long tail stops at the first distinguished state
 //! it meets. A cached result is stored relative to the key state, so it serves every rotation.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 use dashmap::DashMap;
+
+use crate::position::Position;
 
 /// Laps run on the fast path before a sowing is handed to the exact detector.
 pub const FAST_LAPS: usize = 64;
@@ -29,10 +31,11 @@ pub const FAST_LAPS: usize = 64;
 /// Cache entries kept before the cache is cleared (memory bound: about 100 bytes an entry).
 const CACHE_LIMIT: usize = 1 << 21;
 
-/// A sowing state, relative to the hole where the next lap starts.
+/// A sowing state, relative to the hole where the next lap starts: the board rotated so that
+/// the lap's hole is lane 0, as words (zero-padded to the largest board).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
-    board: [u8; 32],
+    board: [u64; 4],
     n: u8,
     /// Place of lane 0 relative to the mover's row start (`capture_side = opponent`),
     /// `u8::MAX` when captures may happen in any row.
@@ -43,7 +46,7 @@ struct Key {
 /// that the landing hole is lane 0, and how far the landing hole is from the key's lane 0.
 #[derive(Clone, Copy)]
 struct Ending {
-    board: [u8; 32],
+    board: [u64; 4],
     delta: u8,
 }
 
@@ -52,6 +55,33 @@ type Cache = DashMap<Key, Option<Ending>, ahash::RandomState>;
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(|| DashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)))
+}
+
+static SLOW_SOWINGS: AtomicU64 = AtomicU64::new(0);
+static SLOW_LAPS: AtomicU64 = AtomicU64::new(0);
+static CACHE_HITS: AtomicU64 = AtomicU64::new(0);
+
+/// Counters of the long-sowing path since the process started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Sowings that went past the fast path.
+    pub long_sowings: u64,
+    /// Laps walked on the slow path (not counting cached results).
+    pub slow_laps: u64,
+    /// Long sowings answered from the cache (at entry or at a distinguished state).
+    pub cache_hits: u64,
+    /// Entries in the cache now.
+    pub cache_entries: u64,
+}
+
+/// The long-sowing counters.
+pub fn stats() -> Stats {
+    Stats {
+        long_sowings: SLOW_SOWINGS.load(Relaxed),
+        slow_laps: SLOW_LAPS.load(Relaxed),
+        cache_hits: CACHE_HITS.load(Relaxed),
+        cache_entries: cache().len() as u64,
+    }
 }
 
 /// Number of entries in the long-sowing cache (for statistics).
@@ -66,142 +96,166 @@ pub fn clear_cache() {
 
 /// The relative sowing state being walked, plus where it is in absolute terms.
 #[derive(Clone, Copy)]
-struct Walker {
-    key: Key,
+struct Walker<const W: usize> {
+    /// The board, rotated so that lane 0 is the hole of the next lap.
+    board: Position<W>,
+    /// See [`Key::phase`].
+    phase: u8,
     /// Absolute index of lane 0.
     abs: usize,
     n: usize,
     holes: usize,
 }
 
-fn rotate_left(board: &[u8; 32], by: usize, n: usize) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    for (i, o) in out.iter_mut().enumerate().take(n) {
-        let j = i + by;
-        *o = board[if j >= n { j - n } else { j }];
-    }
+fn pad<const W: usize>(p: &Position<W>) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    out[..W].copy_from_slice(&p.words());
     out
 }
 
-impl Walker {
-    /// One lap from lane 0. Returns `true` when the sowing ends with this lap (landing in an
-    /// empty hole, or on a capturable 4), and in every case leaves lane 0 at the landing hole.
+fn unpad<const W: usize>(words: &[u64; 4]) -> Position<W> {
+    let mut p = Position::<W>::default();
+    for (i, &w) in words.iter().enumerate().take(W) {
+        for k in 0..8 {
+            p.set(8 * i + k, (w >> (8 * k)) as u8);
+        }
+    }
+    p
+}
+
+impl<const W: usize> Walker<W> {
+    fn key(&self) -> Key {
+        Key {
+            board: pad(&self.board),
+            n: self.n as u8,
+            phase: self.phase,
+        }
+    }
+
+    /// One lap from lane 0 (the same lap as the fast path's). Returns `true` when the sowing
+    /// ends with this lap (landing in an empty hole, or on a capturable 4), and in every case
+    /// leaves lane 0 at the landing hole.
     #[inline]
     fn lap(&mut self) -> bool {
         let n = self.n;
-        let b = &mut self.key.board;
-        let c = b[0] as usize;
-        b[0] = 0;
-        let (q, r) = (c / n, c % n);
-        if q > 0 {
-            for x in b.iter_mut().take(n) {
-                *x += q as u8;
-            }
-        }
-        for x in b.iter_mut().take(r + 1).skip(1) {
-            *x += 1;
-        }
-        let count = b[r];
+        let r = self.board.lap(0, n);
+        let count = self.board.get(r);
         let ended = count == 1
-            || (count == 4 && {
+            || (count == 4
                 // capture_side = opponent: only a 4 in the opponent's row captures.
-                self.key.phase == u8::MAX || (self.key.phase as usize + r) % n >= self.holes
-            });
+                && (self.phase == u8::MAX || (self.phase as usize + r) % n >= self.holes));
         if r != 0 {
-            self.key.board = rotate_left(&self.key.board, r, n);
-            if self.key.phase != u8::MAX {
-                self.key.phase = ((self.key.phase as usize + r) % n) as u8;
+            self.board = self.board.rotated(r, n);
+            if self.phase != u8::MAX {
+                self.phase = ((self.phase as usize + r) % n) as u8;
             }
             self.abs = (self.abs + r) % n;
         }
         ended
     }
 
+    #[inline]
     fn distinguished(&self) -> bool {
-        let mut h = ahash::RandomState::with_seeds(5, 6, 7, 8).build_hasher();
-        self.key.hash(&mut h);
-        h.finish() & 0xff == 0
+        let w = self.board.words();
+        let mut h = self.phase as u64;
+        for x in w {
+            h = (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 31;
+        }
+        h >> 56 == 0
     }
 
     /// The final relative board and absolute landing hole for an ending relative to this state.
-    fn resolve(&self, e: &Ending) -> ([u8; 32], usize) {
-        (e.board, (self.abs + e.delta as usize) % self.n)
+    fn resolve(&self, e: &Ending) -> (Position<W>, usize) {
+        (unpad(&e.board), (self.abs + e.delta as usize) % self.n)
     }
 }
 
-/// Continues a sowing that left the fast path: `board` (absolute, lanes `0 .. 2H`) has just
-/// received the last seed of a lap in hole `h`, which is to be relayed. Returns the board after
-/// the sowing's last lap and the landing hole of that lap, or `None` if the sowing never ends.
+/// Continues a sowing that left the fast path: `board` (absolute, board lanes only) has just
+/// received the last seed of a lap in hole `h`, which is to be relayed. Returns the board
+/// after the sowing's last lap (board lanes only) and the landing hole of that lap, or `None`
+/// if the sowing never ends.
 ///
 /// `mover_start` is the first hole of the mover's row; `opponent_only` is
 /// `capture_side = opponent`.
-pub(crate) fn long_sowing(
-    board: &[u8; 32],
+pub(crate) fn long_sowing<const W: usize>(
+    board: &Position<W>,
     h: usize,
     holes: usize,
     mover_start: usize,
     opponent_only: bool,
-) -> Option<([u8; 32], usize)> {
+) -> Option<(Position<W>, usize)> {
     let n = 2 * holes;
     let mut w = Walker {
-        key: Key {
-            board: rotate_left(board, h, n),
-            n: n as u8,
-            phase: if opponent_only {
-                ((h + n - mover_start) % n) as u8
-            } else {
-                u8::MAX
-            },
+        board: board.rotated(h, n),
+        phase: if opponent_only {
+            ((h + n - mover_start) % n) as u8
+        } else {
+            u8::MAX
         },
         abs: h,
         n,
         holes,
     };
+    // Relative lane i of the final board is absolute hole `landing + i`.
+    let absolute = |(b, landing): (Position<W>, usize)| (b.rotated((n - landing) % n, n), landing);
     let cache = cache();
-    if let Some(hit) = cache.get(&w.key) {
-        return hit
-            .as_ref()
-            .map(|e| w.resolve(e))
-            .map(|(board, landing)| (rotate_left(&board, (n - landing) % n, n), landing));
+    SLOW_SOWINGS.fetch_add(1, Relaxed);
+    if let Some(hit) = cache.get(&w.key()) {
+        CACHE_HITS.fetch_add(1, Relaxed);
+        return hit.as_ref().map(|e| absolute(w.resolve(e)));
     }
 
-    // States to cache once the outcome is known.
-    let mut met: Vec<Walker> = vec![w];
-    let mut tortoise = w.key;
+    // States to cache once the outcome is known: the entry and the distinguished ones.
+    let mut met: Vec<Walker<W>> = vec![w];
+    let mut tortoise = w.board;
+    let mut tortoise_phase = w.phase;
     let (mut power, mut lam) = (1u64, 0u64);
+    let mut laps = 0u64;
     // The outcome: the last lap's board relative to its landing hole, and that hole;
     // `None` for an endless sowing.
-    let outcome: Option<([u8; 32], usize)> = loop {
+    let outcome: Option<(Position<W>, usize)> = loop {
+        laps += 1;
         if w.lap() {
-            break Some((w.key.board, w.abs));
+            break Some((w.board, w.abs));
         }
         lam += 1;
-        if w.key == tortoise {
+        if w.board == tortoise && w.phase == tortoise_phase {
             break None;
         }
         if w.distinguished() {
-            if let Some(hit) = cache.get(&w.key) {
+            if let Some(hit) = cache.get(&w.key()) {
+                CACHE_HITS.fetch_add(1, Relaxed);
                 break hit.as_ref().map(|e| w.resolve(e));
+            }
+            // A distinguished state met twice on this walk closes a cycle (sooner than
+            // Brent's method, which remains for cycles without distinguished states).
+            if met[1..]
+                .iter()
+                .any(|m| m.board == w.board && m.phase == w.phase)
+            {
+                break None;
             }
             met.push(w);
         }
         if lam == power {
-            tortoise = w.key;
+            tortoise = w.board;
+            tortoise_phase = w.phase;
             power *= 2;
             lam = 0;
         }
     };
 
+    SLOW_LAPS.fetch_add(laps, Relaxed);
     if cache.len() > CACHE_LIMIT {
         cache.clear();
     }
     for state in &met {
         let ending = outcome.map(|(board, abs)| Ending {
-            board,
+            board: pad(&board),
             delta: ((abs + n - state.abs) % n) as u8,
         });
-        cache.insert(state.key, ending);
+        cache.insert(state.key(), ending);
     }
-    // Relative lane i is absolute hole `landing + i`.
-    outcome.map(|(board, landing)| (rotate_left(&board, (n - landing) % n, n), landing))
+    outcome.map(absolute)
 }
