@@ -164,14 +164,35 @@ impl<const W: usize> Position<W> {
 
     #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> u8 {
-        (self.lanes[i >> 3] >> ((i & 7) * 8)) as u8
+        if W == 2 {
+            // As one 128-bit value the lanes stay in registers (no variable array index).
+            (self.as_u128() >> (8 * i)) as u8
+        } else {
+            (self.lanes[i >> 3] >> ((i & 7) * 8)) as u8
+        }
     }
 
     #[inline(always)]
     pub(crate) fn set(&mut self, i: usize, v: u8) {
-        let s = (i & 7) * 8;
-        let w = &mut self.lanes[i >> 3];
-        *w = (*w & !(0xff << s)) | ((v as u64) << s);
+        if W == 2 {
+            let x = self.as_u128();
+            self.set_u128((x & !(0xff << (8 * i))) | ((v as u128) << (8 * i)));
+        } else {
+            let s = (i & 7) * 8;
+            let w = &mut self.lanes[i >> 3];
+            *w = (*w & !(0xff << s)) | ((v as u64) << s);
+        }
+    }
+
+    #[inline(always)]
+    fn as_u128(&self) -> u128 {
+        self.lanes[0] as u128 | (self.lanes[1 % W] as u128) << 64
+    }
+
+    #[inline(always)]
+    fn set_u128(&mut self, x: u128) {
+        self.lanes[0] = x as u64;
+        self.lanes[1 % W] = (x >> 64) as u64;
     }
 
     /// The standard start of `rules`: every hole holds `rules.seeds()`, South to move.
@@ -382,15 +403,21 @@ impl<const W: usize> Position<W> {
     #[inline(always)]
     pub(crate) fn lap(&mut self, h: usize, n: usize) -> usize {
         let c = self.get(h) as usize;
-        self.set(h, 0);
         let (q, r) = if c < n { (0, c) } else { (c / n, c % n) };
         let s = h + 1;
         let end = s + r;
         // Lanes s .. s+r, wrapping at n, get one more seed; every lane gets q.
         let (hi, wrap) = if end <= n { (end, 0) } else { (n, end - n) };
         let ones = &Self::ONES;
-        for j in 0..W {
-            self.lanes[j] += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
+        if W == 2 {
+            let o = |k: usize| ones[k][0] as u128 | (ones[k][1 % W] as u128) << 64;
+            let x = self.as_u128() & !(0xff << (8 * h));
+            self.set_u128(x + o(n) * q as u128 + o(hi) - o(s) + o(wrap));
+        } else {
+            self.set(h, 0);
+            for j in 0..W {
+                self.lanes[j] += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
+            }
         }
         let landing = h + r;
         if landing >= n {
