@@ -415,8 +415,8 @@ impl<const W: usize> Position<W> {
             self.set_u128(x + o(n) * q as u128 + o(hi) - o(s) + o(wrap));
         } else {
             self.set(h, 0);
-            for j in 0..W {
-                self.lanes[j] += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
+            for (j, w) in self.lanes.iter_mut().enumerate() {
+                *w += ones[n][j] * q as u64 + ones[hi][j] - ones[s][j] + ones[wrap][j];
             }
         }
         let landing = h + r;
@@ -668,7 +668,7 @@ fn shl_lanes<const W: usize>(x: &[u64; W], k: usize) -> [u64; W] {
     let (ws, bs) = (k / 8, (k % 8) * 8);
     let mut out = [0u64; W];
     for (i, o) in out.iter_mut().enumerate() {
-        let lo = if i >= ws + 1 { x[i - ws - 1] } else { 0 };
+        let lo = if i > ws { x[i - ws - 1] } else { 0 };
         let hi = if i >= ws { x[i - ws] } else { 0 };
         *o = if bs == 0 {
             hi

@@ -1,0 +1,201 @@
+//! Runs the `solve` binary: every rules subcommand, the JSON shapes, and bad input.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn solve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .output()
+        .expect("the solve binary runs")
+}
+
+/// Runs a command that must succeed with `--json` and returns its one JSON object.
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = solve(&all);
+    assert!(
+        out.status.success(),
+        "solve {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.trim().lines().count(), 1, "one JSON object: {text}");
+    serde_json::from_str(text.trim()).unwrap()
+}
+
+/// Runs a command that must fail: non-zero exit, nothing on stdout, an error on stderr that
+/// contains `needle`.
+fn fails(args: &[&str], needle: &str) {
+    let out = solve(args);
+    assert!(!out.status.success(), "solve {args:?} should fail");
+    assert!(out.stdout.is_empty(), "nothing on stdout for {args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(needle),
+        "stderr of {args:?} should mention '{needle}': {err}"
+    );
+}
+
+#[test]
+fn show_draws_north_on_top_right_to_left() {
+    let out = solve(&["show", "--seeds", "8", "1,2,3,4,5,6/7,8,9,10,11,0 N 0-4"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let north = text.lines().find(|l| l.starts_with("North")).unwrap();
+    let south = text.lines().find(|l| l.starts_with("South")).unwrap();
+    let nums = |l: &str| -> Vec<u32> {
+        l.split_whitespace()
+            .skip(1)
+            .take(6)
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    assert_eq!(nums(north), vec![0, 11, 10, 9, 8, 7]);
+    assert_eq!(nums(south), vec![1, 2, 3, 4, 5, 6]);
+    assert!(text.contains("North to move"));
+    let v = json(&["show", "--seeds", "8", "1,2,3,4,5,6/7,8,9,10,11,0 N 0-4"]);
+    assert_eq!(v["side"], "N");
+    assert_eq!(v["captured"], serde_json::json!([0, 4]));
+    assert_eq!(v["seeds_on_board"], 66);
+}
+
+#[test]
+fn show_defaults_to_the_start_of_the_chosen_board() {
+    let v = json(&["show", "--holes", "12"]);
+    assert_eq!(
+        v["position"],
+        "4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4 S 0-0"
+    );
+    let v = json(&["show", "--holes", "3", "--seeds", "2"]);
+    assert_eq!(v["position"], "2,2,2/2,2,2 S 0-0");
+}
+
+#[test]
+fn moves_lists_results_and_endless_moves() {
+    let v = json(&["moves"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert_eq!(moves[0]["move"], 1);
+    assert_eq!(moves[0]["position"], "2,7,1,6,1,6/6,6,0,1,6,6 N 0-0");
+    assert_eq!(moves[0]["captured"], 0);
+    assert_eq!(moves[0]["extra_turn"], false);
+    assert_eq!(moves[0]["over"], false);
+    assert_eq!(v["endless"], serde_json::json!([]));
+
+    let v = json(&["moves", "--variant", "hoyito3", "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12"]);
+    let legal: Vec<u64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_u64().unwrap())
+        .collect();
+    assert_eq!(legal, vec![1, 2, 3, 5]);
+    assert_eq!(v["endless"], serde_json::json!([4]));
+
+    let v = json(&["moves", "2,3,4,0,4,1/3,3,3,1,1,3 S"]);
+    let m5 = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == 5)
+        .unwrap()
+        .clone();
+    assert_eq!(m5["captured"], 12);
+    assert_eq!(m5["extra_turn"], true);
+}
+
+#[test]
+fn apply_plays_moves_and_reports_the_end() {
+    let v = json(&["apply", "start", "1"]);
+    assert_eq!(v["position"], "2,7,1,6,1,6/6,6,0,1,6,6 N 0-0");
+    assert_eq!(v["over"], false);
+    assert_eq!(v["captured"], serde_json::json!([0, 0]));
+    assert_eq!(v["winner"], Value::Null);
+
+    // A vector of data/conformance/apply.jsonl that ends the game.
+    let v = json(&[
+        "apply",
+        "--holes",
+        "12",
+        "0,1,0,0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,1,1,0,3,1,0 N 48-40",
+        "7",
+    ]);
+    assert_eq!(v["over"], true);
+    assert_eq!(v["captured"], serde_json::json!([48, 48]));
+    assert_eq!(v["winner"], "draw");
+
+    let v = json(&[
+        "apply",
+        "--variant",
+        "hoyito3",
+        "0,3,0,1,0,0/1,0,0,2,0,1 N 20-20",
+        "4",
+    ]);
+    assert_eq!(v["winner"], "N");
+}
+
+#[test]
+fn perft_counts_and_reports_speed() {
+    let v = json(&["perft", "--depth", "4"]);
+    assert_eq!(v["nodes"], 819);
+    assert_eq!(v["depth"], 4);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["nodes_per_second"].as_f64().is_some());
+    let v = json(&["perft", "--depth", "5", "--threads", "1", "--variant", "hoyito3"]);
+    assert_eq!(v["nodes"], 4056);
+    let v = json(&["perft", "--depth", "3", "--threads", "2", "--holes", "12"]);
+    assert_eq!(v["nodes"], 1214);
+    let v = json(&["perft", "--depth", "4", "--capture-side", "opponent"]);
+    assert_eq!(v["nodes"], 896);
+}
+
+#[test]
+fn bad_positions_are_rejected_with_where_and_what() {
+    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4 S"], "unequal length");
+    fails(&["show", "4,4,4,x,4,4/4,4,4,4,4,4 S"], "column 7");
+    fails(&["show", "4,4,4,4,4,4 4,4,4,4,4,4 S"], "no '/'");
+    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4 X"], "'X' is not 'S' or 'N'");
+    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4"], "missing side");
+    fails(&["show", "4,4,,4,4,4/4,4,4,4,4,4 S"], "empty hole");
+    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4 S 1:2"], "South-North");
+    fails(&["show", "9,9,9,9,9,9/4,4,4,4,4,4 S"], "more than the 48");
+    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4 S 4-0"], "more than the 48");
+    fails(&["show", "--holes", "12", "4,4,4,4,4,4/4,4,4,4,4,4 S"], "--holes says 12");
+    fails(&["show", "4/4 S"], "2 to 12");
+}
+
+#[test]
+fn bad_moves_and_flags_are_rejected() {
+    fails(&["apply", "start", "7"], "out of range");
+    fails(&["apply", "start", "0"], "out of range");
+    fails(&["apply", "start", "x"], "not a move");
+    fails(&["apply", "start", "1", "3"], "empty");
+    fails(
+        &["apply", "--variant", "hoyito3", "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12", "4"],
+        "never ends",
+    );
+    fails(
+        &["apply", "--holes", "12", "0,1,0,0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,1,1,0,3,1,0 N 48-40", "7", "1"],
+        "game is over",
+    );
+    fails(&["show", "--frobnicate"], "--frobnicate");
+    fails(&["show", "--variant", "hoyito9"], "hoyito9");
+    fails(&["show", "--holes", "13"], "13 holes");
+    fails(&["show", "--seeds", "9"], "9 seeds");
+    fails(&["show", "--last-four", "S"], "Hoyito III");
+    fails(&["perft", "--depth", "2", "--threads", "0"], "at least 1");
+}
+
+#[test]
+fn help_explains_every_subcommand() {
+    let out = solve(&["--help"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for cmd in ["show", "moves", "apply", "perft"] {
+        assert!(text.contains(cmd), "--help lists {cmd}");
+    }
+    let out = solve(&["apply", "--help"]);
+    assert!(String::from_utf8(out.stdout).unwrap().contains("passes"));
+}
