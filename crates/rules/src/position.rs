@@ -115,6 +115,33 @@ pub enum Status {
     Over,
 }
 
+/// `RUN6[n / 2][h][c]`: one seed in each of the `c` lanes after lane `h`, wrapping at `n`
+/// (boards up to 2x6, as one 128-bit value). A lap of `c < n` seeds from hole `h` adds it.
+static RUN6: [[[u128; 12]; 12]; 7] = {
+    let mut t = [[[0u128; 12]; 12]; 7];
+    let mut half = 1;
+    while half <= 6 {
+        let n = 2 * half;
+        let mut h = 0;
+        while h < n {
+            let mut c = 0;
+            while c < n {
+                let mut v = 0u128;
+                let mut k = 1;
+                while k <= c {
+                    v |= 1u128 << (8 * ((h + k) % n));
+                    k += 1;
+                }
+                t[half][h][c] = v;
+                c += 1;
+            }
+            h += 1;
+        }
+        half += 1;
+    }
+    t
+};
+
 /// Builds the table `ONES[k]`: lanes `0 .. k` hold 1, the others 0.
 const fn ones_table<const W: usize>() -> [[u64; W]; 33] {
     let mut t = [[0u64; W]; 33];
@@ -403,6 +430,14 @@ impl<const W: usize> Position<W> {
     #[inline(always)]
     pub(crate) fn lap(&mut self, h: usize, n: usize) -> usize {
         let c = self.get(h) as usize;
+        if W == 2 && c < n {
+            // The common lap (less than a full turn), with one table load: the seeds of
+            // lanes h+1 .. h+c, wrapping at n, as a 128-bit add.
+            let x = self.as_u128() & !(0xff << (8 * h));
+            self.set_u128(x + RUN6[n / 2][h][c]);
+            let landing = h + c;
+            return if landing >= n { landing - n } else { landing };
+        }
         let (q, r) = if c < n { (0, c) } else { (c / n, c % n) };
         let s = h + 1;
         let end = s + r;
