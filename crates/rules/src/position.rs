@@ -484,6 +484,13 @@ impl<const W: usize> Position<W> {
         if by == 0 {
             return *self;
         }
+        if W == 2 {
+            let x = self.as_u128();
+            let mask = (1u128 << (8 * n)) - 1;
+            let mut out = *self;
+            out.set_u128(((x >> (8 * by)) | (x << (8 * (n - by)))) & mask);
+            return out;
+        }
         let (a, b) = (shr_lanes(&self.lanes, by), shl_lanes(&self.lanes, n - by));
         let mut out = Position { lanes: [0; W] };
         for j in 0..W {
@@ -628,6 +635,16 @@ impl<const W: usize> Position<W> {
                 }
             }
         }
+    }
+
+    /// The number of legal moves of the side to move (sowings only, no results built).
+    #[inline]
+    pub fn count_legal(&self, rules: &Rules) -> usize {
+        let holes = self.holes();
+        let start = self.side_to_move().index() * holes;
+        (start..start + holes)
+            .filter(|&i| self.get(i) != 0 && self.sow(rules, i).is_some())
+            .count()
     }
 
     /// Whether the side to move has at least one legal move.
