@@ -502,7 +502,7 @@ impl<const W: usize> Position<W> {
     /// Plays the sowing from hole `origin` (an index `0 .. 2H` with seeds) through all its
     /// relay laps. Returns the board after the last lap and the hole where it ended, with
     /// whether that ending is a capture; `None` if the sowing never ends.
-    #[inline]
+    #[inline(always)]
     fn sow(&self, rules: &Rules, origin: usize) -> Option<(Self, usize, bool)> {
         let holes = self.holes();
         let n = 2 * holes;
@@ -536,7 +536,7 @@ impl<const W: usize> Position<W> {
 
     /// Plays move `hole` (1-based) without checking that the hole is the mover's and
     /// non-empty. `None` if the sowing never ends.
-    #[inline]
+    #[inline(always)]
     fn play_index(&self, rules: &Rules, hole: usize) -> Option<Child<W>> {
         let holes = self.holes();
         let n = 2 * holes;
