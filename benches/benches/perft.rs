@@ -2,7 +2,7 @@
 //! suite of ordinary positions (every move ends within the fast path's 64 laps).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use hoyito_benches::ordinary_positions;
+use hoyito_benches::{ordinary_positions, plain};
 use hoyito_rules::{perft, perft_parallel, Position12, Position6, Rules};
 
 fn bench_perft(c: &mut Criterion) {
@@ -23,6 +23,13 @@ fn bench_perft(c: &mut Criterion) {
             b.iter(|| perft_parallel(&start6, &r6, d))
         });
     }
+    // The plain yardstick at a depth it can afford, beside the packed engine at the same depth.
+    let nodes = perft(&start6, &r6, 7);
+    assert_eq!(plain::perft(&plain::start(), 7), nodes);
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("2x6 start, plain arrays/7", |b| {
+        b.iter(|| plain::perft(&plain::start(), 7))
+    });
     let nodes = perft(&start12, &r12, 4);
     g.throughput(Throughput::Elements(nodes));
     g.bench_function("2x12 start, 1 thread/4", |b| b.iter(|| perft(&start12, &r12, 4)));
