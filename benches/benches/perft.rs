@@ -16,12 +16,16 @@ fn bench_perft(c: &mut Criterion) {
         // The long-sowing cache is warm after the first iteration, as in any real run.
         let nodes = perft(&start6, &r6, depth);
         g.throughput(Throughput::Elements(nodes));
-        g.bench_with_input(BenchmarkId::new("2x6 start, 1 thread", depth), &depth, |b, &d| {
-            b.iter(|| perft(&start6, &r6, d))
-        });
-        g.bench_with_input(BenchmarkId::new("2x6 start, all threads", depth), &depth, |b, &d| {
-            b.iter(|| perft_parallel(&start6, &r6, d))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("2x6 start, 1 thread", depth),
+            &depth,
+            |b, &d| b.iter(|| perft(&start6, &r6, d)),
+        );
+        g.bench_with_input(
+            BenchmarkId::new("2x6 start, all threads", depth),
+            &depth,
+            |b, &d| b.iter(|| perft_parallel(&start6, &r6, d)),
+        );
     }
     // The plain yardstick at a depth it can afford, beside the packed engine at the same depth.
     let nodes = perft(&start6, &r6, 7);
@@ -32,7 +36,9 @@ fn bench_perft(c: &mut Criterion) {
     });
     let nodes = perft(&start12, &r12, 4);
     g.throughput(Throughput::Elements(nodes));
-    g.bench_function("2x12 start, 1 thread/4", |b| b.iter(|| perft(&start12, &r12, 4)));
+    g.bench_function("2x12 start, 1 thread/4", |b| {
+        b.iter(|| perft(&start12, &r12, 4))
+    });
     g.finish();
 }
 

@@ -33,13 +33,19 @@ fn main() {
 
     let rate = |s: f64| packed as f64 / s / 1e6;
     println!("perft({depth}) = {packed} from the 2x6 start (cold cache each)");
-    println!("packed, 1 thread:   {packed_s:8.3} s  {:8.2} M nodes/s", rate(packed_s));
+    println!(
+        "packed, 1 thread:   {packed_s:8.3} s  {:8.2} M nodes/s",
+        rate(packed_s)
+    );
     println!(
         "packed, {} threads:  {parallel_s:8.3} s  {:8.2} M nodes/s  ({:.2}x one thread)",
         rayon::current_num_threads(),
         rate(parallel_s),
         packed_s / parallel_s
     );
-    println!("plain arrays:       {plain_s:8.3} s  {:8.3} M nodes/s", rate(plain_s));
+    println!(
+        "plain arrays:       {plain_s:8.3} s  {:8.3} M nodes/s",
+        rate(plain_s)
+    );
     println!("packed / plain on one thread: {:.0}x", plain_s / packed_s);
 }

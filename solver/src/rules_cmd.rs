@@ -73,7 +73,10 @@ pub fn draw<const W: usize>(p: &Position<W>) -> String {
         Side::South => "South",
         Side::North => "North",
     };
-    s.push_str(&format!("{mover} to move; {} seeds on the board\n", p.seeds_on_board()));
+    s.push_str(&format!(
+        "{mover} to move; {} seeds on the board\n",
+        p.seeds_on_board()
+    ));
     s
 }
 

@@ -85,7 +85,12 @@ fn moves_lists_results_and_endless_moves() {
     assert_eq!(moves[0]["over"], false);
     assert_eq!(v["endless"], serde_json::json!([]));
 
-    let v = json(&["moves", "--variant", "hoyito3", "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12"]);
+    let v = json(&[
+        "moves",
+        "--variant",
+        "hoyito3",
+        "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12",
+    ]);
     let legal: Vec<u64> = v["moves"]
         .as_array()
         .unwrap()
@@ -144,7 +149,15 @@ fn perft_counts_and_reports_speed() {
     assert_eq!(v["depth"], 4);
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
     assert!(v["nodes_per_second"].as_f64().is_some());
-    let v = json(&["perft", "--depth", "5", "--threads", "1", "--variant", "hoyito3"]);
+    let v = json(&[
+        "perft",
+        "--depth",
+        "5",
+        "--threads",
+        "1",
+        "--variant",
+        "hoyito3",
+    ]);
     assert_eq!(v["nodes"], 4056);
     let v = json(&["perft", "--depth", "3", "--threads", "2", "--holes", "12"]);
     assert_eq!(v["nodes"], 1214);
@@ -157,13 +170,22 @@ fn bad_positions_are_rejected_with_where_and_what() {
     fails(&["show", "4,4,4,4,4,4/4,4,4,4,4 S"], "unequal length");
     fails(&["show", "4,4,4,x,4,4/4,4,4,4,4,4 S"], "column 7");
     fails(&["show", "4,4,4,4,4,4 4,4,4,4,4,4 S"], "no '/'");
-    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4 X"], "'X' is not 'S' or 'N'");
+    fails(
+        &["show", "4,4,4,4,4,4/4,4,4,4,4,4 X"],
+        "'X' is not 'S' or 'N'",
+    );
     fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4"], "missing side");
     fails(&["show", "4,4,,4,4,4/4,4,4,4,4,4 S"], "empty hole");
     fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4 S 1:2"], "South-North");
     fails(&["show", "9,9,9,9,9,9/4,4,4,4,4,4 S"], "more than the 48");
-    fails(&["show", "4,4,4,4,4,4/4,4,4,4,4,4 S 4-0"], "more than the 48");
-    fails(&["show", "--holes", "12", "4,4,4,4,4,4/4,4,4,4,4,4 S"], "--holes says 12");
+    fails(
+        &["show", "4,4,4,4,4,4/4,4,4,4,4,4 S 4-0"],
+        "more than the 48",
+    );
+    fails(
+        &["show", "--holes", "12", "4,4,4,4,4,4/4,4,4,4,4,4 S"],
+        "--holes says 12",
+    );
     fails(&["show", "4/4 S"], "2 to 12");
 }
 
@@ -174,11 +196,24 @@ fn bad_moves_and_flags_are_rejected() {
     fails(&["apply", "start", "x"], "not a move");
     fails(&["apply", "start", "1", "3"], "empty");
     fails(
-        &["apply", "--variant", "hoyito3", "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12", "4"],
+        &[
+            "apply",
+            "--variant",
+            "hoyito3",
+            "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12",
+            "4",
+        ],
         "never ends",
     );
     fails(
-        &["apply", "--holes", "12", "0,1,0,0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,1,1,0,3,1,0 N 48-40", "7", "1"],
+        &[
+            "apply",
+            "--holes",
+            "12",
+            "0,1,0,0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,1,1,0,3,1,0 N 48-40",
+            "7",
+            "1",
+        ],
         "game is over",
     );
     fails(&["show", "--frobnicate"], "--frobnicate");

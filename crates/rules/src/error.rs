@@ -90,18 +90,30 @@ impl fmt::Display for ParseError {
         use ParseErrorKind::*;
         write!(f, "at column {}: ", self.column)?;
         match &self.kind {
-            Empty => write!(f, "empty position: expected e.g. '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0'"),
+            Empty => write!(
+                f,
+                "empty position: expected e.g. '4,4,4,4,4,4/4,4,4,4,4,4 S 0-0'"
+            ),
             MissingSlash => write!(f, "no '/' between South's row and North's row"),
             ExtraSlash => write!(f, "a board has exactly two rows: unexpected second '/'"),
-            EmptyHole => write!(f, "empty hole count (two commas in a row, or a comma at a row's end)"),
+            EmptyHole => write!(
+                f,
+                "empty hole count (two commas in a row, or a comma at a row's end)"
+            ),
             NotANumber(s) => write!(f, "hole count '{s}' is not a non-negative number"),
-            TooManySeeds(s) => write!(f, "hole count {s} is more seeds than any game has (at most 192)"),
+            TooManySeeds(s) => write!(
+                f,
+                "hole count {s} is more seeds than any game has (at most 192)"
+            ),
             UnequalRows { south, north } => write!(
                 f,
                 "rows of unequal length: South has {south} holes, North has {north}"
             ),
             RowLength(n) => write!(f, "rows of {n} holes: a row has 2 to 12 holes"),
-            MissingSide => write!(f, "missing side to move after the board: expected 'S' or 'N'"),
+            MissingSide => write!(
+                f,
+                "missing side to move after the board: expected 'S' or 'N'"
+            ),
             BadSide(s) => write!(f, "side to move '{s}' is not 'S' or 'N'"),
             BadCaptured(s) => write!(
                 f,
@@ -185,7 +197,10 @@ impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayError::OutOfRange { hole, holes } => {
-                write!(f, "move {hole} is out of range: holes are numbered 1 to {holes}")
+                write!(
+                    f,
+                    "move {hole} is out of range: holes are numbered 1 to {holes}"
+                )
             }
             PlayError::EmptyHole(h) => write!(f, "move {h} is illegal: the hole is empty"),
             PlayError::Endless(h) => write!(

@@ -67,7 +67,13 @@ fn parse_row(text: &str, row: &str, offset: usize) -> Result<Vec<u8>, ParseError
         }
         match field.parse::<u32>() {
             Ok(v) if v <= MAX_SEEDS_IN_HOLE => out.push(v as u8),
-            _ => return Err(err(ParseErrorKind::TooManySeeds(field.to_string()), at, text)),
+            _ => {
+                return Err(err(
+                    ParseErrorKind::TooManySeeds(field.to_string()),
+                    at,
+                    text,
+                ))
+            }
         }
         at += field.len() + 1;
     }
@@ -94,7 +100,11 @@ impl FromStr for Diagram {
         let mut rows = board.splitn(3, '/');
         let south_text = rows.next().unwrap_or("");
         let Some(north_text) = rows.next() else {
-            return Err(err(ParseErrorKind::MissingSlash, board_at + board.len(), text));
+            return Err(err(
+                ParseErrorKind::MissingSlash,
+                board_at + board.len(),
+                text,
+            ));
         };
         let north_at = board_at + south_text.len() + 1;
         if let Some(_extra) = rows.next() {
@@ -139,7 +149,9 @@ impl FromStr for Diagram {
                     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
                         return None;
                     }
-                    s.parse::<u16>().ok().filter(|&v| v <= MAX_SEEDS_IN_HOLE as u16)
+                    s.parse::<u16>()
+                        .ok()
+                        .filter(|&v| v <= MAX_SEEDS_IN_HOLE as u16)
                 };
                 Some([num(a).ok_or_else(bad)?, num(b).ok_or_else(bad)?])
             }

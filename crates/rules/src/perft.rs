@@ -9,7 +9,11 @@ use crate::rules::Rules;
 /// Calls `f` with every child of `p`, or of `p` after an automatic pass when the side to move
 /// has no legal move. Calls nothing when the game is over.
 #[inline]
-fn for_each_successor<const W: usize>(p: &Position<W>, rules: &Rules, mut f: impl FnMut(&Position<W>)) {
+fn for_each_successor<const W: usize>(
+    p: &Position<W>,
+    rules: &Rules,
+    mut f: impl FnMut(&Position<W>),
+) {
     let mut any = false;
     p.for_each_child(rules, |c| {
         any = true;

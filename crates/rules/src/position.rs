@@ -98,7 +98,9 @@ impl<const W: usize> MoveList<W> {
     }
     /// The moves from non-empty holes that are illegal because their sowing never ends.
     pub fn endless(&self) -> impl Iterator<Item = Move> + '_ {
-        (1..=MAX_HOLES as u8).filter(|h| self.endless & (1 << h) != 0).map(Move)
+        (1..=MAX_HOLES as u8)
+            .filter(|h| self.endless & (1 << h) != 0)
+            .map(Move)
     }
     /// The result of move `mv`, if it is legal.
     pub fn get(&self, mv: Move) -> Option<&Child<W>> {
@@ -257,7 +259,11 @@ impl<const W: usize> Position<W> {
                 rules: h,
             });
         }
-        let found = south.iter().chain(north).map(|&x| x as usize).sum::<usize>()
+        let found = south
+            .iter()
+            .chain(north)
+            .map(|&x| x as usize)
+            .sum::<usize>()
             + captured[0] as usize
             + captured[1] as usize;
         if found > rules.total_seeds() {
@@ -571,7 +577,11 @@ impl<const W: usize> Position<W> {
                 ended_game = true;
                 awarded = left;
                 let to = rules.last_four_to(mover);
-                gain += if to == mover { left as i16 } else { -(left as i16) };
+                gain += if to == mover {
+                    left as i16
+                } else {
+                    -(left as i16)
+                };
                 let lane = Self::CAPTURED_LANE + to.index();
                 p.set(lane, p.get(lane) + left as u8);
                 for j in 0..W {

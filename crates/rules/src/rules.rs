@@ -142,7 +142,13 @@ impl Rules {
 
     /// Standard Hoyito II with `holes` holes a row (6 or 12) and 4 seeds a hole.
     pub fn hoyito2(holes: usize) -> Result<Rules, RulesError> {
-        Rules::new(Variant::Hoyito2, holes, 4, LastFour::Capturer, CaptureSide::Any)
+        Rules::new(
+            Variant::Hoyito2,
+            holes,
+            4,
+            LastFour::Capturer,
+            CaptureSide::Any,
+        )
     }
 
     /// Standard Hoyito III: 2x6, 4 seeds a hole, last four to the capturer.

@@ -26,7 +26,11 @@ pub fn vectors(name: &str) -> Vec<Value> {
 pub fn rules_of(v: &Value) -> Rules {
     let variant: Variant = v["rules"].as_str().unwrap().parse().unwrap();
     let holes = v["holes"].as_u64().unwrap_or(6) as usize;
-    let last_four: LastFour = v["last_four"].as_str().unwrap_or("capturer").parse().unwrap();
+    let last_four: LastFour = v["last_four"]
+        .as_str()
+        .unwrap_or("capturer")
+        .parse()
+        .unwrap();
     let capture_side: CaptureSide = v["capture_side"].as_str().unwrap_or("any").parse().unwrap();
     Rules::new(variant, holes, 4, last_four, capture_side).unwrap()
 }

@@ -13,8 +13,16 @@ fn check_moves<const W: usize>(rules: &Rules, v: &Value) {
     let list = p.moves(rules);
     let legal: Vec<u8> = list.children().iter().map(|c| c.mv.0).collect();
     let endless: Vec<u8> = list.endless().map(|m| m.0).collect();
-    assert_eq!(legal, moves_of(&v["legal"]), "legal moves of {text} ({rules})");
-    assert_eq!(endless, moves_of(&v["endless"]), "endless moves of {text} ({rules})");
+    assert_eq!(
+        legal,
+        moves_of(&v["legal"]),
+        "legal moves of {text} ({rules})"
+    );
+    assert_eq!(
+        endless,
+        moves_of(&v["endless"]),
+        "endless moves of {text} ({rules})"
+    );
 }
 
 fn check_apply<const W: usize>(rules: &Rules, v: &Value) {
@@ -33,7 +41,11 @@ fn check_apply<const W: usize>(rules: &Rules, v: &Value) {
         "{text} after {:?} ({rules})",
         v["moves"]
     );
-    assert_eq!(game.is_over(), expect["over"].as_bool().unwrap(), "{text}: over");
+    assert_eq!(
+        game.is_over(),
+        expect["over"].as_bool().unwrap(),
+        "{text}: over"
+    );
     let cap = moves_of(&expect["captured"]);
     assert_eq!(
         [p.captured(Side::South), p.captured(Side::North)],
@@ -77,7 +89,11 @@ fn check_perft<const W: usize>(rules: &Rules, v: &Value) {
         let d = i as u32 + 1;
         let want = want.as_u64().unwrap();
         assert_eq!(perft(&p, rules, d), want, "perft({text}, {d}) ({rules})");
-        assert_eq!(perft_parallel(&p, rules, d), want, "parallel perft({text}, {d})");
+        assert_eq!(
+            perft_parallel(&p, rules, d),
+            want,
+            "parallel perft({text}, {d})"
+        );
     }
 }
 

@@ -1,8 +1,8 @@
 //! The game record: repetition, passes, end of game, winner; and notation errors.
 
 use hoyito_rules::{
-    Diagram, End, Game, LastFour, Move, ParseErrorKind, Position, Position6, Rules, Side,
-    Variant, Winner,
+    Diagram, End, Game, LastFour, Move, ParseErrorKind, Position, Position6, Rules, Side, Variant,
+    Winner,
 };
 
 /// Deterministic pseudo-random numbers for reproducible random games.
@@ -119,7 +119,11 @@ fn notation_errors_say_what_and_where() {
         ("1,2/3,4/5,6 S", ParseErrorKind::ExtraSlash, 8),
         ("1,,3/1,2,3 S", ParseErrorKind::EmptyHole, 3),
         ("1,2,-3/1,2,3 S", ParseErrorKind::NotANumber("-3".into()), 5),
-        ("1,2,300/1,2,3 S", ParseErrorKind::TooManySeeds("300".into()), 5),
+        (
+            "1,2,300/1,2,3 S",
+            ParseErrorKind::TooManySeeds("300".into()),
+            5,
+        ),
         (
             "1,2,3/1,2 S",
             ParseErrorKind::UnequalRows { south: 3, north: 2 },
@@ -128,7 +132,11 @@ fn notation_errors_say_what_and_where() {
         ("1/1 S", ParseErrorKind::RowLength(1), 1),
         ("1,2/1,2", ParseErrorKind::MissingSide, 8),
         ("1,2/1,2 W", ParseErrorKind::BadSide("W".into()), 9),
-        ("1,2/1,2 S 1+2", ParseErrorKind::BadCaptured("1+2".into()), 11),
+        (
+            "1,2/1,2 S 1+2",
+            ParseErrorKind::BadCaptured("1+2".into()),
+            11,
+        ),
         ("1,2/1,2 S 1-2 x", ParseErrorKind::Trailing("x".into()), 15),
     ];
     for (text, kind, column) in cases {

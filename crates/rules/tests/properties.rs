@@ -23,14 +23,22 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         prop_oneof![Just(CaptureSide::Any), Just(CaptureSide::Opponent)],
     )
         .prop_map(|(v, h, s, l, c)| {
-            let l = if v == Variant::Hoyito2 { LastFour::Capturer } else { l };
+            let l = if v == Variant::Hoyito2 {
+                LastFour::Capturer
+            } else {
+                l
+            };
             Rules::new(v, h, s, l, c).unwrap()
         })
 }
 
 /// Plays `choices` as random moves (each an index into the legal moves) from the start,
 /// calling `check` on every position reached.
-fn random_game<const W: usize>(rules: &Rules, choices: &[usize], mut check: impl FnMut(&Position<W>)) {
+fn random_game<const W: usize>(
+    rules: &Rules,
+    choices: &[usize],
+    mut check: impl FnMut(&Position<W>),
+) {
     let mut game = Game::new(*rules, Position::<W>::start(rules).unwrap());
     check(&game.position());
     for &c in choices {
@@ -134,13 +142,17 @@ proptest! {
 /// A plain implementation of one move for the test: an array board, a copy per move, every
 /// absolute sowing state kept in a hash set. Returns the board after the move, the seeds
 /// captured, and whether it captured; `None` for an endless sowing.
-fn reference_move(rules: &Rules, board: &[u32], side: Side, hole: usize) -> Option<(Vec<u32>, u32, bool)> {
+fn reference_move(
+    rules: &Rules,
+    board: &[u32],
+    side: Side,
+    hole: usize,
+) -> Option<(Vec<u32>, u32, bool)> {
     let h = rules.holes();
     let n = 2 * h;
     let start = if side == Side::South { 0 } else { h };
-    let capturable = |i: usize| {
-        rules.capture_side() == CaptureSide::Any || (i >= h) != (side == Side::North)
-    };
+    let capturable =
+        |i: usize| rules.capture_side() == CaptureSide::Any || (i >= h) != (side == Side::North);
     let mut b = board.to_vec();
     let mut at = start + hole - 1;
     let mut seen = HashSet::new();
