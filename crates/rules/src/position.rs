@@ -144,6 +144,27 @@ static RUN6: [[[u128; 12]; 12]; 7] = {
     t
 };
 
+/// `RUN12[h][c]`: one seed in each of the `c` lanes after lane `h`, wrapping at 24 (the 2x12
+/// board, as four words).
+static RUN12: [[[u64; 4]; 24]; 24] = {
+    let mut t = [[[0u64; 4]; 24]; 24];
+    let mut h = 0;
+    while h < 24 {
+        let mut c = 0;
+        while c < 24 {
+            let mut k = 1;
+            while k <= c {
+                let lane = (h + k) % 24;
+                t[h][c][lane / 8] |= 1u64 << (8 * (lane % 8));
+                k += 1;
+            }
+            c += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
 /// Builds the table `ONES[k]`: lanes `0 .. k` hold 1, the others 0.
 const fn ones_table<const W: usize>() -> [[u64; W]; 33] {
     let mut t = [[0u64; W]; 33];
@@ -441,6 +462,16 @@ impl<const W: usize> Position<W> {
             // lanes h+1 .. h+c, wrapping at n, as a 128-bit add.
             let x = self.as_u128() & !(0xff << (8 * h));
             self.set_u128(x + RUN6[n / 2][h][c]);
+            let landing = h + c;
+            return if landing >= n { landing - n } else { landing };
+        }
+        if W == 4 && n == 24 && c < n {
+            // The same on the 2x12 board, four words.
+            self.set(h, 0);
+            let run = &RUN12[h][c];
+            for (j, w) in self.lanes.iter_mut().enumerate() {
+                *w += run[j];
+            }
             let landing = h + c;
             return if landing >= n { landing - n } else { landing };
         }
