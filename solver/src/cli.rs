@@ -5,7 +5,7 @@ use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
 use hoyito_rules::{CaptureSide, Diagram, LastFour, Position, Position6, Rules, Variant};
 
-use crate::rules_cmd;
+use crate::{rules_cmd, tables_cmd};
 
 /// Analyse and solve Hoyito II and Hoyito III (Dominican mancala).
 ///
@@ -74,6 +74,8 @@ pub enum Command {
     Apply(rules_cmd::ApplyArgs),
     /// Count the move sequences of exactly D plies (extra turns are plies, passes are not).
     Perft(rules_cmd::PerftArgs),
+    /// Endgame tables: build, probe, list and verify exact values of small positions.
+    Tables(tables_cmd::TablesArgs),
 }
 
 /// Runs a parsed command line.
@@ -84,6 +86,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Moves(a) => rules_cmd::moves(&cli.rules, json, a),
         Command::Apply(a) => rules_cmd::apply(&cli.rules, json, a),
         Command::Perft(a) => rules_cmd::perft(&cli.rules, json, a),
+        Command::Tables(a) => tables_cmd::run(&cli.rules, json, a),
     }
 }
 

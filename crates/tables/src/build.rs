@@ -25,8 +25,9 @@ pub trait Progress: Sync {
     fn sweep_start(&self, _seeds: usize, _sweep: u32) {}
     /// `positions` more positions of the current sweep are done.
     fn advance(&self, _positions: u64) {}
-    /// A sweep ended; `changed` positions got a better bound in it.
-    fn sweep_end(&self, _seeds: usize, _sweep: u32, _changed: u64) {}
+    /// A sweep ended: `evaluated` positions were not final yet and had their moves
+    /// generated, `changed` of them got a better bound.
+    fn sweep_end(&self, _seeds: usize, _sweep: u32, _evaluated: u64, _changed: u64) {}
     /// A layer is finished (or was already there when `stats.reused`).
     fn layer_done(&self, _stats: &LayerStats) {}
 }
@@ -50,6 +51,8 @@ pub struct LayerStats {
     pub file_bytes: u64,
     /// Bytes of memory the working array of the layer takes (one a position).
     pub working_bytes: u64,
+    /// Positions whose moves were generated, over all sweeps (final positions are skipped).
+    pub evaluations: u64,
     /// Whether the layer was already built (found complete and valid) and not rebuilt.
     pub reused: bool,
 }
@@ -94,6 +97,7 @@ pub fn build(
                 seconds: layer.header().build_millis as f64 / 1000.0,
                 file_bytes: layer.file_bytes(),
                 working_bytes: layer.layout().count(),
+                evaluations: 0,
                 reused: true,
             };
             progress.layer_done(&s);
@@ -185,26 +189,72 @@ fn lower_value(lower: &[Option<Layer>], p: &Position6, missing: &AtomicBool) -> 
     }
 }
 
-/// The working byte: the mover's bound in the low half, the opponent's in the high half,
-/// both in units of the value step.
-#[inline(always)]
-fn pack(lo: usize, hi: usize) -> u8 {
-    (lo | hi << 4) as u8
+/// How bounds sit in a working byte: the mover's bound `lo` in the low `width` bits, the
+/// opponent's `hi` above it, both in units of the value step, and where they leave room
+/// (bounds up to 7) a *final* bit: the position's bounds are at the fixpoint already.
+#[derive(Clone, Copy)]
+struct Packing {
+    width: u32,
+    mask: u8,
+    final_bit: u8,
+    top: u8,
+}
+
+impl Packing {
+    fn new(half: usize) -> Packing {
+        if half <= 7 {
+            Packing {
+                width: 3,
+                mask: 7,
+                final_bit: 0x40,
+                top: half as u8,
+            }
+        } else {
+            Packing {
+                width: 4,
+                mask: 15,
+                final_bit: 0,
+                top: half as u8,
+            }
+        }
+    }
+    #[inline(always)]
+    fn lo(self, w: u8) -> u8 {
+        w & self.mask
+    }
+    #[inline(always)]
+    fn hi(self, w: u8) -> u8 {
+        (w >> self.width) & self.mask
+    }
+    #[inline(always)]
+    fn is_final(self, w: u8) -> bool {
+        w & self.final_bit != 0
+    }
+    #[inline(always)]
+    fn pack(self, lo: u8, hi: u8, is_final: bool) -> u8 {
+        lo | hi << self.width | if is_final { self.final_bit } else { 0 }
+    }
 }
 
 /// One application of the bound operator to position `p` (see the crate documentation).
+/// Returns the new working byte. It is marked final when the bounds cannot rise any more:
+/// every quiet successor was final when read (exits never change), or a bound is the
+/// largest the layer allows.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn update(
     rules: &Rules,
     layout: &Layout,
+    pk: Packing,
     step: i32,
     work: &[AtomicU8],
     lower: &[Option<Layer>],
     missing: &AtomicBool,
     p: &Position6,
 ) -> u8 {
-    let mut lo = 0usize;
-    let mut hi = usize::MAX;
+    let mut lo = 0u8;
+    let mut hi = u8::MAX;
+    let mut all_final = true;
     p.for_each_child(rules, |c| {
         if c.extra_turn {
             let x = c.gain as i32
@@ -214,40 +264,45 @@ fn update(
                     lower_value(lower, &c.position, missing)
                 };
             let x = x / step;
-            lo = lo.max(x.max(0) as usize);
-            hi = hi.min((-x).max(0) as usize);
+            lo = lo.max(x.max(0) as u8);
+            hi = hi.min((-x).max(0) as u8);
         } else {
             let w = work[index_of(layout, &c.position) as usize].load(Relaxed);
-            lo = lo.max((w >> 4) as usize);
-            hi = hi.min((w & 15) as usize);
+            lo = lo.max(pk.hi(w));
+            hi = hi.min(pk.lo(w));
+            all_final &= pk.is_final(w);
         }
     });
-    if hi == usize::MAX {
+    if hi == u8::MAX {
         // No legal move: the side passes, and the same board with the other side to move
         // is this position's only successor. If that side cannot move either, both stay 0.
         let w = work[index_of(layout, &p.with_side_flipped()) as usize].load(Relaxed);
-        lo = (w >> 4) as usize;
-        hi = (w & 15) as usize;
+        lo = pk.hi(w);
+        hi = pk.lo(w);
+        all_final = pk.is_final(w);
     }
-    pack(lo, hi)
+    let done = all_final || lo == pk.top || hi == pk.top;
+    pk.pack(lo, hi, done)
 }
 
-/// Sweeps the whole layer once, in index order within each chunk, chunks in parallel.
-/// Returns the number of positions whose bounds rose.
+/// Sweeps the whole layer once, in index order within each chunk, chunks in parallel,
+/// skipping final positions. Returns the positions evaluated and those whose bounds rose.
 #[allow(clippy::too_many_arguments)]
 fn sweep(
     rules: &Rules,
     layout: &Layout,
+    pk: Packing,
     step: i32,
     work: &[AtomicU8],
     lower: &[Option<Layer>],
     missing: &AtomicBool,
     progress: &dyn Progress,
-) -> u64 {
+) -> (u64, u64) {
     let per_side = layout.per_side();
     let chunks_per_side = per_side.div_ceil(CHUNK);
     let holes = layout.holes();
     let changed = AtomicU64::new(0);
+    let evaluated = AtomicU64::new(0);
     (0..chunks_per_side * layout.sides() as u64)
         .into_par_iter()
         .for_each(|c| {
@@ -258,28 +313,32 @@ fn sweep(
             let mut board = [0u8; MAX_BOARD];
             layout.unrank(start, &mut board);
             let mut local = 0u64;
+            let mut seen = 0u64;
             for r in start..end {
-                let p = position_of(rules, holes, side, &board);
-                let new = update(rules, layout, step, work, lower, missing, &p);
                 let cell = &work[(base + r) as usize];
                 let old = cell.load(Relaxed);
-                if new != old {
-                    // Bounds only rise (the operator is monotone and starts at the bottom);
-                    // the max keeps that true even against a stale read.
-                    let lo = (new & 15).max(old & 15);
-                    let hi = (new >> 4).max(old >> 4);
-                    let m = lo | hi << 4;
-                    if m != old {
-                        cell.store(m, Relaxed);
-                        local += 1;
+                if !pk.is_final(old) {
+                    seen += 1;
+                    let p = position_of(rules, holes, side, &board);
+                    let new = update(rules, layout, pk, step, work, lower, missing, &p);
+                    if new != old {
+                        // Bounds only rise (the operator is monotone and starts at the
+                        // bottom); the max keeps that true even against a stale read.
+                        let lo = pk.lo(new).max(pk.lo(old));
+                        let hi = pk.hi(new).max(pk.hi(old));
+                        cell.store(pk.pack(lo, hi, pk.is_final(new)), Relaxed);
+                        if lo != pk.lo(old) || hi != pk.hi(old) {
+                            local += 1;
+                        }
                     }
                 }
                 layout.next(&mut board);
             }
             changed.fetch_add(local, Relaxed);
+            evaluated.fetch_add(seen, Relaxed);
             progress.advance(end - start);
         });
-    changed.into_inner()
+    (evaluated.into_inner(), changed.into_inner())
 }
 
 /// Builds one layer into `path`, reading smaller layers from `lower`.
@@ -313,14 +372,19 @@ fn build_layer(
     let work: &[AtomicU8] =
         unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, len) };
     let step = step_of(n) as i32;
+    let half = n / step as usize;
+    let pk = Packing::new(half);
     let missing = AtomicBool::new(false);
     progress.layer_start(n, count);
     let mut sweeps = 0u32;
+    let mut updates = 0u64;
     loop {
         sweeps += 1;
         progress.sweep_start(n, sweeps);
-        let changed = sweep(&rules, &layout, step, work, lower, &missing, progress);
-        progress.sweep_end(n, sweeps, changed);
+        let (evaluated, changed) =
+            sweep(&rules, &layout, pk, step, work, lower, &missing, progress);
+        progress.sweep_end(n, sweeps, evaluated, changed);
+        updates += evaluated;
         if missing.load(Relaxed) {
             return Err(TableError::Inconsistent(format!(
                 "a capture from the layer of {n} seeds reached a layer that is not built"
@@ -330,12 +394,11 @@ fn build_layer(
             break;
         }
     }
-    let half = n / step as usize;
     let mut histogram = vec![0u64; 2 * half + 1];
     let mut bad = 0u64;
     for cell in work.iter() {
         let w = cell.load(Relaxed);
-        let (lo, hi) = ((w & 15) as usize, (w >> 4) as usize);
+        let (lo, hi) = (pk.lo(w) as usize, pk.hi(w) as usize);
         if lo > 0 && hi > 0 || lo > half || hi > half {
             bad += 1;
         }
@@ -349,7 +412,7 @@ fn build_layer(
     let millis = t0.elapsed().as_millis() as u64;
     write_layer(path, key, &layout, sweeps, millis, histogram, |i| {
         let w = work[i as usize].load(Relaxed);
-        code((w & 15) as usize, (w >> 4) as usize, half)
+        code(pk.lo(w) as usize, pk.hi(w) as usize, half)
     })?;
     let file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
     Ok(LayerStats {
@@ -359,6 +422,7 @@ fn build_layer(
         seconds: t0.elapsed().as_secs_f64(),
         file_bytes,
         working_bytes: count,
+        evaluations: updates,
         reused: false,
     })
 }

@@ -1,0 +1,80 @@
+//! Measures the parts of a sweep over a slice of a layer: stepping the index, building
+//! positions, generating moves, ranking children. `cargo run --release --example sweep_cost -- 20`
+use std::time::Instant;
+
+use hoyito_rules::{Position6, Rules, Side};
+use hoyito_tables::{Layout, MAX_BOARD};
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let count: u64 = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2_000_000);
+    let rules = Rules::default().with_seeds(8).unwrap();
+    let layout = Layout::new(6, n, 1).unwrap();
+    let start = layout.per_side() / 3;
+    let mut acc = 0u64;
+    let t = Instant::now();
+    let mut b = [0u8; MAX_BOARD];
+    layout.unrank(start, &mut b);
+    for _ in 0..count {
+        acc += b[3] as u64;
+        layout.next(&mut b);
+    }
+    println!(
+        "next:          {:6.1} ns",
+        t.elapsed().as_nanos() as f64 / count as f64
+    );
+    let t = Instant::now();
+    layout.unrank(start, &mut b);
+    for _ in 0..count {
+        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
+        acc += p.seeds(3) as u64;
+        layout.next(&mut b);
+    }
+    println!(
+        "+from_rows:    {:6.1} ns",
+        t.elapsed().as_nanos() as f64 / count as f64
+    );
+    let t = Instant::now();
+    layout.unrank(start, &mut b);
+    let mut kids = 0u64;
+    let mut caps = 0u64;
+    for _ in 0..count {
+        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
+        p.for_each_child(&rules, |c| {
+            kids += 1;
+            caps += c.extra_turn as u64;
+        });
+        layout.next(&mut b);
+    }
+    println!(
+        "+moves:        {:6.1} ns ({:.2} children, {:.2} captures a position)",
+        t.elapsed().as_nanos() as f64 / count as f64,
+        kids as f64 / count as f64,
+        caps as f64 / count as f64
+    );
+    let t = Instant::now();
+    layout.unrank(start, &mut b);
+    for _ in 0..count {
+        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
+        p.for_each_child(&rules, |c| {
+            let q = &c.position;
+            let mut bb = [0u8; 12];
+            for (i, x) in bb.iter_mut().enumerate() {
+                *x = q.seeds((i + 6) % 12);
+            }
+            acc += layout.rank(&bb) & 1;
+        });
+        layout.next(&mut b);
+    }
+    println!(
+        "+rank:         {:6.1} ns",
+        t.elapsed().as_nanos() as f64 / count as f64
+    );
+    println!("{acc}");
+}

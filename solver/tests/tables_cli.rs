@@ -1,0 +1,151 @@
+//! Runs `solve tables`: build, info, probe (arguments and standard input), verify, and the
+//! handling of damaged files.
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn solve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .output()
+        .expect("the solve binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = solve(args);
+    assert!(
+        out.status.success(),
+        "solve {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn build_probe_info_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let built = lines(&ok(&[
+        "tables",
+        "--dir",
+        d,
+        "build",
+        "--max-seeds",
+        "8",
+        "--json",
+    ]));
+    assert_eq!(built.len(), 1);
+    assert_eq!(built[0]["seeds"], 8);
+    assert_eq!(built[0]["positions"], 75582);
+    assert_eq!(built[0]["reused"], false);
+
+    // A second build finds the layer and keeps it.
+    let again = lines(&ok(&[
+        "tables",
+        "--dir",
+        d,
+        "build",
+        "--max-seeds",
+        "8",
+        "--json",
+    ]));
+    assert_eq!(again[0]["reused"], true);
+
+    let info = lines(&ok(&["tables", "--dir", d, "info", "--json"]));
+    let layers = info[0]["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 1);
+    let total: u64 = layers[0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 75582);
+
+    // South captures 4 with move 6 (the lap ends on North's hole 1 holding 4) and takes the
+    // last 4 as well.
+    let p = "0,0,0,0,0,1/3,0,0,0,0,4 S";
+    let probed = lines(&ok(&["tables", "--dir", d, "probe", p, "--json"]));
+    assert_eq!(probed[0]["value"], 8);
+    assert_eq!(probed[0]["best"], serde_json::json!([6]));
+
+    // Positions from standard input, one JSON object a line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["tables", "--dir", d, "probe", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{p}\n0,0,0,0,0,1/3,0,0,0,0,4 N\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let streamed = lines(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(streamed.len(), 2);
+    assert_eq!(streamed[0]["value"], 8);
+
+    let verified = lines(&ok(&["tables", "--dir", d, "verify", "--json"]));
+    assert_eq!(verified[0]["failed"], serde_json::json!([]));
+    assert_eq!(verified[0]["checked"], 75582);
+
+    // Positions beyond the tables are an error, not a guess.
+    let out = solve(&["tables", "--dir", d, "probe", "4,4,4,4,4,4/4,4,4,4,4,4 S"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn damaged_file_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    ok(&["tables", "--dir", d, "build", "--max-seeds", "8", "--quiet"]);
+    let file = dir
+        .path()
+        .join("2x6-hoyito2-capturer-any")
+        .join("layer-08.hyt");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    let out = solve(&["tables", "--dir", d, "probe", "0,0,0,0,0,1/3,0,0,0,0,4 S"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("checksum"), "{err}");
+    // A build does not silently overwrite it either.
+    let out = solve(&["tables", "--dir", d, "build", "--max-seeds", "8", "--quiet"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn asymmetric_rules_store_both_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let args = ["--variant", "hoyito3", "--last-four", "N"];
+    let mut build = vec!["tables", "--dir", d, "build", "--max-seeds", "8", "--json"];
+    build.extend(args);
+    let built = lines(&ok(&build));
+    assert_eq!(built[0]["positions"], 2 * 75582);
+    // South captures the penultimate four, but the last four go to North.
+    let mut probe = vec![
+        "tables",
+        "--dir",
+        d,
+        "probe",
+        "0,0,0,0,0,1/3,0,0,0,0,4 S",
+        "--json",
+    ];
+    probe.extend(args);
+    let v = lines(&ok(&probe));
+    assert_eq!(v[0]["value"], 0);
+}
