@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Subcommand};
 use hoyito_rules::{Position6, Rules, Side};
-use hoyito_tables::{LayerStats, Progress, TableKey, Tables};
+use hoyito_tables::{BuildOptions, LayerStats, Method, Progress, TableKey, Tables};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
@@ -56,6 +56,12 @@ pub struct BuildArgs {
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// How each layer reaches its fixpoint: `auto` sweeps while changes are many, then
+    /// writes the layer's moves reversed to scratch files beside the tables and evaluates
+    /// only predecessors of changed positions; `sweeps` sweeps the whole layer every time
+    /// (no scratch files, slower).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "sweeps"])]
+    pub method: String,
 }
 
 /// Arguments of `solve tables probe`.
@@ -130,6 +136,17 @@ impl Progress for Bars {
             b.inc(positions);
         }
     }
+    fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
+        if !self.quiet {
+            let secs = self
+                .started
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .elapsed()
+                .as_secs_f64();
+            eprintln!("layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
+        }
+    }
     fn sweep_end(&self, seeds: usize, sweep: u32, evaluated: u64, changed: u64) {
         if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             b.finish_and_clear();
@@ -151,6 +168,8 @@ fn layer_json(s: &LayerStats) -> serde_json::Value {
         "seeds": s.seeds,
         "positions": s.positions,
         "sweeps": s.sweeps,
+        "rounds": s.rounds,
+        "scratch_bytes": s.scratch_bytes,
         "seconds": s.seconds,
         "positions_per_second": s.positions as f64 / s.seconds.max(1e-9),
         "evaluations": s.evaluations,
@@ -188,6 +207,9 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
         fn sweep_end(&self, seeds: usize, sweep: u32, evaluated: u64, changed: u64) {
             self.inner.sweep_end(seeds, sweep, evaluated, changed)
         }
+        fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
+            self.inner.round_end(seeds, round, evaluated, changed)
+        }
         fn layer_done(&self, s: &LayerStats) {
             if self.json {
                 let mut v = layer_json(s);
@@ -200,15 +222,17 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
                 );
             } else {
                 println!(
-                    "layer {:2}: {} positions, {} sweeps, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, peak memory {} MB",
+                    "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB",
                     s.seeds,
                     s.positions,
                     s.sweeps,
+                    s.rounds,
                     s.evaluations,
                     s.seconds,
                     s.positions as f64 / s.seconds.max(1e-9) / 1e6,
                     s.evaluations as f64 / s.seconds.max(1e-9) / 1e6,
                     s.file_bytes,
+                    s.scratch_bytes,
                     peak_memory().map_or("?".to_string(), |b| (b >> 20).to_string()),
                 );
             }
@@ -216,8 +240,15 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
     }
     let report = Report { inner: &bars, json };
     let t0 = Instant::now();
+    let options = BuildOptions {
+        method: if a.method == "sweeps" {
+            Method::Sweeps
+        } else {
+            Method::Auto
+        },
+    };
     with_threads(a.threads, || {
-        hoyito_tables::build(dir, rules, a.max_seeds, &report)
+        hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &report)
     })?
     .with_context(|| format!("building tables in {}", dir.display()))?;
     if !json {
@@ -350,6 +381,7 @@ fn info(rules: &Rules, dir: &std::path::Path, json: bool) -> Result<()> {
                 "bits_per_value": h.bits,
                 "file_bytes": bytes,
                 "sweeps": h.sweeps,
+                "rounds": h.rounds,
                 "build_seconds": h.build_millis as f64 / 1000.0,
                 "values": values,
                 "file": path.display().to_string(),

@@ -77,4 +77,33 @@ fn main() {
         t.elapsed().as_nanos() as f64 / count as f64
     );
     println!("{acc}");
+    order_stats(n, 200_000);
+}
+
+/// Share of quiet moves whose child has a smaller index than the parent (what decides how
+/// far one Gauss–Seidel sweep carries a change).
+#[allow(dead_code)]
+pub fn order_stats(n: usize, count: u64) {
+    let rules = Rules::default().with_seeds(8).unwrap();
+    let layout = Layout::new(6, n, 1).unwrap();
+    let mut b = [0u8; MAX_BOARD];
+    let stride = layout.per_side() / count;
+    let (mut below, mut all) = (0u64, 0u64);
+    for i in 0..count {
+        let r = i * stride;
+        layout.unrank(r, &mut b);
+        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
+        p.for_each_child(&rules, |c| {
+            if !c.extra_turn {
+                let q = &c.position;
+                let mut bb = [0u8; 12];
+                for (i, x) in bb.iter_mut().enumerate() {
+                    *x = q.seeds((i + 6) % 12);
+                }
+                all += 1;
+                below += (layout.rank(&bb) < r) as u64;
+            }
+        });
+    }
+    println!("quiet children below the parent: {:.1}%", 100.0 * below as f64 / all as f64);
 }

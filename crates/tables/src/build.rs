@@ -1,14 +1,17 @@
 //! Building layers: the bound iteration of the crate documentation, with forward sweeps.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufRead as _, BufReader, BufWriter, Write as _};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use hoyito_rules::{Position6, Rules, Side};
 use rayon::prelude::*;
 
 use crate::error::{io, TableError};
-use crate::format::{bits_of, file_name, step_of, write_layer, Layer, TableKey};
+use crate::format::{bits_of, file_name, step_of, write_layer, BuildCounts, Layer, TableKey};
 use crate::index::{Layout, MAX_BOARD};
 
 /// Positions a task sweeps in one piece (the unit of parallel work and of progress).
@@ -28,6 +31,9 @@ pub trait Progress: Sync {
     /// A sweep ended: `evaluated` positions were not final yet and had their moves
     /// generated, `changed` of them got a better bound.
     fn sweep_end(&self, _seeds: usize, _sweep: u32, _evaluated: u64, _changed: u64) {}
+    /// A round ended (see [`Method::Auto`]): `evaluated` positions had a successor that
+    /// changed, `changed` of them got a better bound.
+    fn round_end(&self, _seeds: usize, _round: u32, _evaluated: u64, _changed: u64) {}
     /// A layer is finished (or was already there when `stats.reused`).
     fn layer_done(&self, _stats: &LayerStats) {}
 }
@@ -43,16 +49,20 @@ pub struct LayerStats {
     pub seeds: usize,
     /// Positions stored.
     pub positions: u64,
-    /// Sweeps to reach the fixpoint (the last one changes nothing).
+    /// Sweeps over the whole layer (without rounds, the last one changes nothing).
     pub sweeps: u32,
+    /// Rounds over the predecessors of changed positions (the last one changes nothing).
+    pub rounds: u32,
     /// Wall time of the build of this layer, writing included.
     pub seconds: f64,
     /// Bytes of the layer's file.
     pub file_bytes: u64,
     /// Bytes of memory the working array of the layer takes (one a position).
     pub working_bytes: u64,
-    /// Positions whose moves were generated, over all sweeps (final positions are skipped).
+    /// Positions whose moves were generated, over all sweeps and rounds.
     pub evaluations: u64,
+    /// Bytes of scratch files of reversed moves the build wrote (0 without rounds).
+    pub scratch_bytes: u64,
     /// Whether the layer was already built (found complete and valid) and not rebuilt.
     pub reused: bool,
 }
@@ -80,6 +90,17 @@ pub fn build(
     max_seeds: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<LayerStats>, TableError> {
+    build_with(dir, rules, max_seeds, &BuildOptions::default(), progress)
+}
+
+/// [`build`] with options.
+pub fn build_with(
+    dir: &Path,
+    rules: &Rules,
+    max_seeds: usize,
+    options: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<LayerStats>, TableError> {
     let key = TableKey::of(rules);
     check_buildable(&key, max_seeds)?;
     let folder = key_dir(dir, &key);
@@ -94,10 +115,12 @@ pub fn build(
                 seeds: n,
                 positions: layer.layout().count(),
                 sweeps: layer.header().sweeps,
+                rounds: layer.header().rounds,
                 seconds: layer.header().build_millis as f64 / 1000.0,
                 file_bytes: layer.file_bytes(),
                 working_bytes: layer.layout().count(),
                 evaluations: 0,
+                scratch_bytes: 0,
                 reused: true,
             };
             progress.layer_done(&s);
@@ -105,7 +128,7 @@ pub fn build(
             lower[n] = Some(layer);
             continue;
         }
-        let s = build_layer(&path, &key, n, &lower, progress)?;
+        let s = build_layer(&path, &key, n, &lower, options, progress)?;
         progress.layer_done(&s);
         stats.push(s);
         lower[n] = Some(Layer::read(&path, &key, n)?);
@@ -190,15 +213,23 @@ fn lower_value(lower: &[Option<Layer>], p: &Position6, missing: &AtomicBool) -> 
 }
 
 /// How bounds sit in a working byte: the mover's bound `lo` in the low `width` bits, the
-/// opponent's `hi` above it, both in units of the value step, and where they leave room
-/// (bounds up to 7) a *final* bit: the position's bounds are at the fixpoint already.
+/// opponent's `hi` above it, both in units of the value step. Where the bounds leave room
+/// (at most 7, so 3 bits each: layers up to 28 seeds of 2x6), bit 6 marks a *final*
+/// position during sweeps (its bounds are at the fixpoint) and a position *to evaluate*
+/// during rounds, and bit 7 marks a position whose bounds rose (rounds only).
 #[derive(Clone, Copy)]
 struct Packing {
     width: u32,
     mask: u8,
     final_bit: u8,
     top: u8,
+    spare: bool,
 }
+
+/// Bit 6 during rounds: a successor changed, evaluate the position.
+const EVAL: u8 = 0x40;
+/// Bit 7: the bounds rose in the last sweep or round.
+const CHANGED: u8 = 0x80;
 
 impl Packing {
     fn new(half: usize) -> Packing {
@@ -208,6 +239,7 @@ impl Packing {
                 mask: 7,
                 final_bit: 0x40,
                 top: half as u8,
+                spare: true,
             }
         } else {
             Packing {
@@ -215,7 +247,15 @@ impl Packing {
                 mask: 15,
                 final_bit: 0,
                 top: half as u8,
+                spare: false,
             }
+        }
+    }
+    /// The same layout without the final bit (rounds use bit 6 for something else).
+    fn without_final(self) -> Packing {
+        Packing {
+            final_bit: 0,
+            ..self
         }
     }
     #[inline(always)]
@@ -227,6 +267,10 @@ impl Packing {
         (w >> self.width) & self.mask
     }
     #[inline(always)]
+    fn bounds(self, w: u8) -> u8 {
+        w & (self.mask | self.mask << self.width)
+    }
+    #[inline(always)]
     fn is_final(self, w: u8) -> bool {
         w & self.final_bit != 0
     }
@@ -234,111 +278,333 @@ impl Packing {
     fn pack(self, lo: u8, hi: u8, is_final: bool) -> u8 {
         lo | hi << self.width | if is_final { self.final_bit } else { 0 }
     }
-}
-
-/// One application of the bound operator to position `p` (see the crate documentation).
-/// Returns the new working byte. It is marked final when the bounds cannot rise any more:
-/// every quiet successor was final when read (exits never change), or a bound is the
-/// largest the layer allows.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn update(
-    rules: &Rules,
-    layout: &Layout,
-    pk: Packing,
-    step: i32,
-    work: &[AtomicU8],
-    lower: &[Option<Layer>],
-    missing: &AtomicBool,
-    p: &Position6,
-) -> u8 {
-    let mut lo = 0u8;
-    let mut hi = u8::MAX;
-    let mut all_final = true;
-    p.for_each_child(rules, |c| {
-        if c.extra_turn {
-            let x = c.gain as i32
-                + if c.ended_game {
-                    0
-                } else {
-                    lower_value(lower, &c.position, missing)
-                };
-            let x = x / step;
-            lo = lo.max(x.max(0) as u8);
-            hi = hi.min((-x).max(0) as u8);
-        } else {
-            let w = work[index_of(layout, &c.position) as usize].load(Relaxed);
-            lo = lo.max(pk.hi(w));
-            hi = hi.min(pk.lo(w));
-            all_final &= pk.is_final(w);
-        }
-    });
-    if hi == u8::MAX {
-        // No legal move: the side passes, and the same board with the other side to move
-        // is this position's only successor. If that side cannot move either, both stay 0.
-        let w = work[index_of(layout, &p.with_side_flipped()) as usize].load(Relaxed);
-        lo = pk.hi(w);
-        hi = pk.lo(w);
-        all_final = pk.is_final(w);
+    /// The larger of two sets of bounds, half by half.
+    #[inline(always)]
+    fn merge(self, a: u8, b: u8) -> u8 {
+        self.pack(
+            self.lo(a).max(self.lo(b)),
+            self.hi(a).max(self.hi(b)),
+            false,
+        )
     }
-    let done = all_final || lo == pk.top || hi == pk.top;
-    pk.pack(lo, hi, done)
 }
 
-/// Sweeps the whole layer once, in index order within each chunk, chunks in parallel,
-/// skipping final positions. Returns the positions evaluated and those whose bounds rose.
-#[allow(clippy::too_many_arguments)]
-fn sweep(
-    rules: &Rules,
-    layout: &Layout,
-    pk: Packing,
+/// How a layer's fixpoint is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Sweep the whole layer until a sweep changes nothing: one byte a position and nothing
+    /// else.
+    Sweeps,
+    /// Sweep while changes are many; then, in one more sweep, write every quiet move between
+    /// positions that are not final, reversed, to scratch files beside the tables, and go on
+    /// in *rounds* that evaluate only the predecessors of positions that changed. Layers whose
+    /// bounds leave no spare bits (over 28 seeds on 2x6) or with more than 2^32 positions use
+    /// sweeps only; so do small layers, where sweeps are cheap.
+    Auto,
+    /// Like `Auto`, writing the moves in the given sweep (at least 1) whatever the layer's size.
+    EdgesAt(u32),
+}
+
+/// Options of a build.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildOptions {
+    /// How each layer's fixpoint is reached.
+    pub method: Method,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            method: Method::Auto,
+        }
+    }
+}
+
+/// Layers smaller than this are swept to the end under [`Method::Auto`].
+const AUTO_MIN_POSITIONS: u64 = 1 << 20;
+
+/// Everything one layer's build reads.
+struct Ctx<'a> {
+    rules: Rules,
+    layout: &'a Layout,
     step: i32,
-    work: &[AtomicU8],
-    lower: &[Option<Layer>],
-    missing: &AtomicBool,
-    progress: &dyn Progress,
-) -> (u64, u64) {
-    let per_side = layout.per_side();
-    let chunks_per_side = per_side.div_ceil(CHUNK);
-    let holes = layout.holes();
-    let changed = AtomicU64::new(0);
-    let evaluated = AtomicU64::new(0);
-    (0..chunks_per_side * layout.sides() as u64)
-        .into_par_iter()
-        .for_each(|c| {
-            let side = (c / chunks_per_side) as usize;
-            let start = (c % chunks_per_side) * CHUNK;
-            let end = (start + CHUNK).min(per_side);
+    work: &'a [AtomicU8],
+    lower: &'a [Option<Layer>],
+    missing: AtomicBool,
+}
+
+impl Ctx<'_> {
+    /// One application of the bound operator to position `p` (see the crate documentation).
+    /// Returns the new bounds, marked final when they cannot rise any more: every quiet
+    /// successor was final when read (exits never change), or a bound is the largest the
+    /// layer allows. `edge` receives the index of every quiet successor that was not final.
+    #[inline(always)]
+    fn update(&self, pk: Packing, p: &Position6, mut edge: impl FnMut(u64)) -> u8 {
+        let mut lo = 0u8;
+        let mut hi = u8::MAX;
+        let mut all_final = true;
+        let mut quiet = |j: u64, lo: &mut u8, hi: &mut u8, all_final: &mut bool| {
+            let w = self.work[j as usize].load(Relaxed);
+            *lo = (*lo).max(pk.hi(w));
+            *hi = (*hi).min(pk.lo(w));
+            if !pk.is_final(w) {
+                *all_final = false;
+                edge(j);
+            }
+        };
+        p.for_each_child(&self.rules, |c| {
+            if c.extra_turn {
+                let x = c.gain as i32
+                    + if c.ended_game {
+                        0
+                    } else {
+                        lower_value(self.lower, &c.position, &self.missing)
+                    };
+                let x = x / self.step;
+                lo = lo.max(x.max(0) as u8);
+                hi = hi.min((-x).max(0) as u8);
+            } else {
+                quiet(
+                    index_of(self.layout, &c.position),
+                    &mut lo,
+                    &mut hi,
+                    &mut all_final,
+                );
+            }
+        });
+        if hi == u8::MAX {
+            // No legal move: the side passes, and the same board with the other side to
+            // move is this position's only successor. If that side cannot move either, both
+            // stay 0.
+            let (mut l, mut h) = (0, u8::MAX);
+            quiet(
+                index_of(self.layout, &p.with_side_flipped()),
+                &mut l,
+                &mut h,
+                &mut all_final,
+            );
+            lo = l;
+            hi = h;
+        }
+        let done = all_final || lo == pk.top || hi == pk.top;
+        pk.pack(lo, hi, done)
+    }
+
+    /// Calls `f(chunk_start, chunk_end, side)` for every chunk of the layer, in parallel.
+    fn chunks(&self, f: impl Fn(u64, u64, usize) + Sync + Send) {
+        let per_side = self.layout.per_side();
+        let chunks_per_side = per_side.div_ceil(CHUNK);
+        (0..chunks_per_side * self.layout.sides() as u64)
+            .into_par_iter()
+            .for_each(|c| {
+                let side = (c / chunks_per_side) as usize;
+                let start = (c % chunks_per_side) * CHUNK;
+                f(start, (start + CHUNK).min(per_side), side)
+            });
+    }
+
+    /// Sweeps the whole layer once, in index order within each chunk, chunks in parallel,
+    /// skipping final positions. With `sink`, also writes the reversed quiet moves of the
+    /// positions evaluated and marks the positions that change. Returns the positions
+    /// evaluated and those whose bounds rose.
+    fn sweep(&self, pk: Packing, sink: Option<&EdgeSink>, progress: &dyn Progress) -> (u64, u64) {
+        let changed = AtomicU64::new(0);
+        let evaluated = AtomicU64::new(0);
+        let per_side = self.layout.per_side();
+        let holes = self.layout.holes();
+        self.chunks(|start, end, side| {
             let base = side as u64 * per_side;
             let mut board = [0u8; MAX_BOARD];
-            layout.unrank(start, &mut board);
-            let mut local = 0u64;
-            let mut seen = 0u64;
+            self.layout.unrank(start, &mut board);
+            let (mut local, mut seen) = (0u64, 0u64);
+            let mut edges: Vec<u64> = Vec::new();
             for r in start..end {
-                let cell = &work[(base + r) as usize];
+                let i = base + r;
+                let cell = &self.work[i as usize];
                 let old = cell.load(Relaxed);
                 if !pk.is_final(old) {
                     seen += 1;
-                    let p = position_of(rules, holes, side, &board);
-                    let new = update(rules, layout, pk, step, work, lower, missing, &p);
+                    let p = position_of(&self.rules, holes, side, &board);
+                    let new = if sink.is_some() {
+                        self.update(pk, &p, |j| edges.push(j << 32 | i))
+                    } else {
+                        self.update(pk, &p, |_| {})
+                    };
                     if new != old {
                         // Bounds only rise (the operator is monotone and starts at the
                         // bottom); the max keeps that true even against a stale read.
-                        let lo = pk.lo(new).max(pk.lo(old));
-                        let hi = pk.hi(new).max(pk.hi(old));
-                        cell.store(pk.pack(lo, hi, pk.is_final(new)), Relaxed);
-                        if lo != pk.lo(old) || hi != pk.hi(old) {
+                        let merged = pk.merge(new, old);
+                        let rose = merged != pk.bounds(old);
+                        let mut w = merged | (new & pk.final_bit);
+                        if rose {
                             local += 1;
+                            if sink.is_some() {
+                                w |= CHANGED;
+                            }
+                        }
+                        if w != old {
+                            cell.store(w, Relaxed);
                         }
                     }
                 }
-                layout.next(&mut board);
+                self.layout.next(&mut board);
+            }
+            if let Some(s) = sink {
+                s.write(&mut edges);
             }
             changed.fetch_add(local, Relaxed);
             evaluated.fetch_add(seen, Relaxed);
             progress.advance(end - start);
         });
-    (evaluated.into_inner(), changed.into_inner())
+        (evaluated.into_inner(), changed.into_inner())
+    }
+
+    /// One round: mark the predecessors of changed positions (from the edge files), then
+    /// evaluate the marked positions. Returns the positions evaluated and those that rose.
+    fn round(&self, pk: Packing, files: &[PathBuf]) -> Result<(u64, u64), TableError> {
+        files
+            .par_iter()
+            .try_for_each(|path| -> Result<(), TableError> {
+                let file = File::open(path).map_err(io(path))?;
+                let mut reader = BufReader::with_capacity(1 << 22, file);
+                loop {
+                    let buf = reader.fill_buf().map_err(io(path))?;
+                    if buf.is_empty() {
+                        break;
+                    }
+                    let whole = buf.len() / 8 * 8;
+                    if whole == 0 {
+                        return Err(TableError::Corrupt {
+                            path: path.clone(),
+                            what: "scratch file cut inside a move".to_string(),
+                        });
+                    }
+                    for e in buf[..whole].chunks_exact(8) {
+                        let mut a = [0u8; 8];
+                        a.copy_from_slice(e);
+                        let e = u64::from_le_bytes(a);
+                        let (c, p) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
+                        if self.work[c].load(Relaxed) & CHANGED != 0 {
+                            self.work[p].fetch_or(EVAL, Relaxed);
+                        }
+                    }
+                    reader.consume(whole);
+                }
+                Ok(())
+            })?;
+        let changed = AtomicU64::new(0);
+        let evaluated = AtomicU64::new(0);
+        let per_side = self.layout.per_side();
+        let holes = self.layout.holes();
+        let tail = pk.without_final();
+        self.chunks(|start, end, side| {
+            let base = side as u64 * per_side;
+            let (mut local, mut seen) = (0u64, 0u64);
+            let mut board = [0u8; MAX_BOARD];
+            let mut at = None;
+            for r in start..end {
+                let cell = &self.work[(base + r) as usize];
+                let old = cell.load(Relaxed);
+                if old & (EVAL | CHANGED) == 0 {
+                    continue;
+                }
+                if old & EVAL == 0 {
+                    cell.store(old & !CHANGED, Relaxed);
+                    continue;
+                }
+                // Marked positions are sparse late on: step from the last one when close,
+                // else rank from scratch.
+                match at {
+                    Some(a) if r - a <= 64 => {
+                        for _ in a..r {
+                            self.layout.next(&mut board);
+                        }
+                    }
+                    _ => self.layout.unrank(r, &mut board),
+                }
+                at = Some(r);
+                seen += 1;
+                let p = position_of(&self.rules, holes, side, &board);
+                let new = self.update(tail, &p, |_| {});
+                let merged = tail.merge(new, old);
+                if merged != tail.bounds(old) {
+                    local += 1;
+                    cell.store(merged | CHANGED, Relaxed);
+                } else {
+                    cell.store(merged, Relaxed);
+                }
+            }
+            changed.fetch_add(local, Relaxed);
+            evaluated.fetch_add(seen, Relaxed);
+        });
+        Ok((evaluated.into_inner(), changed.into_inner()))
+    }
+}
+
+/// Scratch files of reversed quiet moves, one per range of successor indices, each move as
+/// a little-endian `u64`: successor index in the high half, predecessor in the low half.
+struct EdgeSink {
+    files: Vec<(PathBuf, Mutex<BufWriter<File>>)>,
+    per_bucket: u64,
+    error: Mutex<Option<TableError>>,
+    written: AtomicU64,
+}
+
+impl EdgeSink {
+    fn create(dir: &Path, count: u64) -> Result<EdgeSink, TableError> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let buckets = count.div_ceil(1 << 22).clamp(1, 256);
+        let per_bucket = count.div_ceil(buckets);
+        let mut files = Vec::new();
+        for b in 0..buckets {
+            let path = dir.join(format!("moves-{b:03}.bin"));
+            let f = File::create(&path).map_err(io(&path))?;
+            files.push((path, Mutex::new(BufWriter::with_capacity(1 << 16, f))));
+        }
+        Ok(EdgeSink {
+            files,
+            per_bucket,
+            error: Mutex::new(None),
+            written: AtomicU64::new(0),
+        })
+    }
+
+    fn write(&self, edges: &mut Vec<u64>) {
+        edges.sort_unstable();
+        let mut rest = &edges[..];
+        while let Some(&first) = rest.first() {
+            let b = ((first >> 32) / self.per_bucket) as usize;
+            let end = ((b as u64 + 1) * self.per_bucket) << 32;
+            let n = rest.partition_point(|&e| e < end);
+            let mut bytes = Vec::with_capacity(8 * n);
+            for e in &rest[..n] {
+                bytes.extend_from_slice(&e.to_le_bytes());
+            }
+            let (path, w) = &self.files[b.min(self.files.len() - 1)];
+            let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = w.write_all(&bytes) {
+                let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(io(path)(e));
+            }
+            rest = &rest[n..];
+        }
+        self.written.fetch_add(edges.len() as u64, Relaxed);
+        edges.clear();
+    }
+
+    /// Flushes and closes the files; returns their paths.
+    fn finish(self) -> Result<(Vec<PathBuf>, u64), TableError> {
+        if let Some(e) = self.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        let mut paths = Vec::new();
+        for (path, w) in self.files {
+            let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
+            w.flush().map_err(io(&path))?;
+            paths.push(path);
+        }
+        Ok((paths, self.written.into_inner()))
+    }
 }
 
 /// Builds one layer into `path`, reading smaller layers from `lower`.
@@ -347,6 +613,7 @@ fn build_layer(
     key: &TableKey,
     n: usize,
     lower: &[Option<Layer>],
+    options: &BuildOptions,
     progress: &dyn Progress,
 ) -> Result<LayerStats, TableError> {
     let t0 = Instant::now();
@@ -374,25 +641,93 @@ fn build_layer(
     let step = step_of(n) as i32;
     let half = n / step as usize;
     let pk = Packing::new(half);
-    let missing = AtomicBool::new(false);
+    let ctx = Ctx {
+        rules,
+        layout: &layout,
+        step,
+        work,
+        lower,
+        missing: AtomicBool::new(false),
+    };
+    let edges_possible = pk.spare && count <= 1 << 32;
+    let edges_at = match options.method {
+        Method::Sweeps => None,
+        Method::Auto if !edges_possible || count < AUTO_MIN_POSITIONS => None,
+        Method::Auto => Some(0),
+        Method::EdgesAt(k) => edges_possible.then_some(k.max(1)),
+    };
+    let scratch = path.with_extension("moves");
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch).map_err(io(&scratch))?;
+    }
     progress.layer_start(n, count);
-    let mut sweeps = 0u32;
-    let mut updates = 0u64;
-    loop {
-        sweeps += 1;
-        progress.sweep_start(n, sweeps);
-        let (evaluated, changed) =
-            sweep(&rules, &layout, pk, step, work, lower, &missing, progress);
-        progress.sweep_end(n, sweeps, evaluated, changed);
-        updates += evaluated;
-        if missing.load(Relaxed) {
-            return Err(TableError::Inconsistent(format!(
+    let mut stats = LayerStats {
+        seeds: n,
+        positions: count,
+        sweeps: 0,
+        rounds: 0,
+        seconds: 0.0,
+        file_bytes: 0,
+        working_bytes: count,
+        evaluations: 0,
+        scratch_bytes: 0,
+        reused: false,
+    };
+    let check_missing = |ctx: &Ctx| {
+        if ctx.missing.load(Relaxed) {
+            Err(TableError::Inconsistent(format!(
                 "a capture from the layer of {n} seeds reached a layer that is not built"
-            )));
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    // Auto writes the moves in the sweep after the first one that changes under a quarter
+    // of the layer: rounds cost little more than their evaluations, sweeps cost the layer.
+    let mut write_next = edges_at == Some(1);
+    let mut files = None;
+    loop {
+        stats.sweeps += 1;
+        progress.sweep_start(n, stats.sweeps);
+        let sink = if write_next {
+            Some(EdgeSink::create(&scratch, count)?)
+        } else {
+            None
+        };
+        let (evaluated, changed) = ctx.sweep(pk, sink.as_ref(), progress);
+        progress.sweep_end(n, stats.sweeps, evaluated, changed);
+        stats.evaluations += evaluated;
+        check_missing(&ctx)?;
+        if let Some(sink) = sink {
+            let (paths, written) = sink.finish()?;
+            stats.scratch_bytes = 8 * written;
+            files = Some(paths);
+            break;
         }
         if changed == 0 {
             break;
         }
+        write_next = match edges_at {
+            Some(0) => changed < count / 4,
+            Some(k) => stats.sweeps + 1 >= k,
+            None => false,
+        };
+    }
+    if let Some(files) = files {
+        // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
+        work.par_iter()
+            .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+        loop {
+            stats.rounds += 1;
+            let (evaluated, changed) = ctx.round(pk, &files)?;
+            progress.round_end(n, stats.rounds, evaluated, changed);
+            stats.evaluations += evaluated;
+            check_missing(&ctx)?;
+            if changed == 0 {
+                break;
+            }
+        }
+        std::fs::remove_dir_all(&scratch).map_err(io(&scratch))?;
     }
     let mut histogram = vec![0u64; 2 * half + 1];
     let mut bad = 0u64;
@@ -410,21 +745,18 @@ fn build_layer(
         )));
     }
     let millis = t0.elapsed().as_millis() as u64;
-    write_layer(path, key, &layout, sweeps, millis, histogram, |i| {
+    let counts = BuildCounts {
+        sweeps: stats.sweeps,
+        rounds: stats.rounds,
+        millis,
+    };
+    write_layer(path, key, &layout, counts, histogram, |i| {
         let w = work[i as usize].load(Relaxed);
         code(pk.lo(w) as usize, pk.hi(w) as usize, half)
     })?;
-    let file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
-    Ok(LayerStats {
-        seeds: n,
-        positions: count,
-        sweeps,
-        seconds: t0.elapsed().as_secs_f64(),
-        file_bytes,
-        working_bytes: count,
-        evaluations: updates,
-        reused: false,
-    })
+    stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
+    stats.seconds = t0.elapsed().as_secs_f64();
+    Ok(stats)
 }
 
 /// The stored code of a position from its bounds at the fixpoint: the mover's forced gain

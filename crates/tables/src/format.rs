@@ -19,9 +19,11 @@
 //!      48     4  sweeps the build took
 //!      52     4  histogram bins B = 2 * seeds / g + 1
 //!      56     8  build time in milliseconds
-//!      64   8*B  histogram: positions per value, from -seeds to +seeds in steps of g
-//!  64+8B     8  header checksum (of every byte before it)
-//!  72+8B     .  payload
+//!      64     4  rounds the build took (see `Method::Auto`)
+//!      68     4  reserved, 0
+//!      72   8*B  histogram: positions per value, from -seeds to +seeds in steps of g
+//!  72+8B     8  header checksum (of every byte before it)
+//!  80+8B     .  payload
 //! ```
 //!
 //! The payload holds one code per position, in index order, `bits` bits each, packed
@@ -41,7 +43,7 @@ use crate::index::Layout;
 /// The file format version written and accepted.
 pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"HOYITOTB";
-const FIXED: usize = 64;
+const FIXED: usize = 72;
 
 /// The rule options a table depends on. The seeds a hole at the start do not enter: a layer
 /// of `n` seeds is the same game whatever the start was.
@@ -233,6 +235,8 @@ pub struct Header {
     pub payload_checksum: u64,
     /// Sweeps the build took.
     pub sweeps: u32,
+    /// Rounds the build took.
+    pub rounds: u32,
     /// Build time in milliseconds.
     pub build_millis: u64,
     /// Positions per value, from `-seeds` to `seeds` in steps of `step`.
@@ -263,6 +267,8 @@ impl Header {
         b.extend_from_slice(&self.sweeps.to_le_bytes());
         b.extend_from_slice(&(self.histogram.len() as u32).to_le_bytes());
         b.extend_from_slice(&self.build_millis.to_le_bytes());
+        b.extend_from_slice(&self.rounds.to_le_bytes());
+        b.extend_from_slice(&0u32.to_le_bytes());
         for h in &self.histogram {
             b.extend_from_slice(&h.to_le_bytes());
         }
@@ -347,6 +353,7 @@ impl Header {
             payload_len: u64_at(32),
             payload_checksum: u64_at(40),
             sweeps: u32_at(48),
+            rounds: u32_at(64),
             build_millis: u64_at(56),
             histogram,
         })
@@ -475,16 +482,22 @@ impl Layer {
     }
 }
 
+/// How long a layer's build took, for its header.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BuildCounts {
+    pub sweeps: u32,
+    pub rounds: u32,
+    pub millis: u64,
+}
+
 /// Writes a layer file from a function giving the code of each position in index order.
 /// The file is written under a temporary name and renamed at the end, so a file with the
 /// final name is always complete.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn write_layer(
     path: &Path,
     key: &TableKey,
     layout: &Layout,
-    sweeps: u32,
-    build_millis: u64,
+    counts: BuildCounts,
     histogram: Vec<u64>,
     mut code_of: impl FnMut(u64) -> u8,
 ) -> Result<(), TableError> {
@@ -500,8 +513,9 @@ pub(crate) fn write_layer(
         count,
         payload_len: payload_len(count, bits),
         payload_checksum: 0,
-        sweeps,
-        build_millis,
+        sweeps: counts.sweeps,
+        rounds: counts.rounds,
+        build_millis: counts.millis,
         histogram,
     };
     let tmp = path.with_extension("hyt.tmp");

@@ -101,7 +101,9 @@ pub mod format;
 mod index;
 mod tables;
 
-pub use build::{build, key_dir, layers_up_to, LayerStats, Progress, Quiet};
+pub use build::{
+    build, build_with, key_dir, layers_up_to, BuildOptions, LayerStats, Method, Progress, Quiet,
+};
 pub use error::TableError;
 pub use format::{bits_of, step_of, Header, Layer, TableKey, FORMAT_VERSION};
 pub use index::{Layout, MAX_BOARD};

@@ -11,7 +11,7 @@ use std::collections::{HashMap, VecDeque};
 
 use common::all_rule_sets;
 use hoyito_rules::{Position6, Rules, Side};
-use hoyito_tables::{build, Quiet, Tables};
+use hoyito_tables::{build_with, BuildOptions, Method, Quiet, Tables};
 
 type Key = (Vec<u8>, Side);
 
@@ -138,16 +138,25 @@ fn reference(rules: &Rules, max: usize) -> HashMap<Key, i32> {
 fn check(holes: usize, max: usize) {
     for rules in all_rule_sets(holes, 8) {
         let want = reference(&rules, max);
+        for method in [Method::Sweeps, Method::EdgesAt(1), Method::EdgesAt(3)] {
+            check_built(&rules, holes, max, method, &want);
+        }
+    }
+}
+
+fn check_built(rules: &Rules, holes: usize, max: usize, method: Method, want: &HashMap<Key, i32>) {
+    {
+        let rules = *rules;
         let dir = tempfile::tempdir().unwrap();
-        build(dir.path(), &rules, max, &Quiet).unwrap();
+        build_with(dir.path(), &rules, max, &BuildOptions { method }, &Quiet).unwrap();
         let tables = Tables::open(dir.path(), &rules).unwrap();
         assert_eq!(tables.max_seeds(), max);
         let wide = rules;
         let mut nonzero = 0;
-        for ((board, side), v) in &want {
+        for ((board, side), v) in want {
             let p = Position6::from_rows(&wide, &board[..holes], &board[holes..], *side, [0, 0])
                 .unwrap();
-            assert_eq!(tables.probe(&p), Some(*v), "{p} ({rules})");
+            assert_eq!(tables.probe(&p), Some(*v), "{p} ({rules}, {method:?})");
             nonzero += (*v != 0) as usize;
         }
         assert!(nonzero > 0);
