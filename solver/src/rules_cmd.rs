@@ -16,38 +16,67 @@ use crate::dispatch;
 /// Arguments of `solve show`.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    /// The position [default: the standard start].
-    pub position: Option<String>,
+    /// The position, quoted or as separate words, e.g. 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0
+    /// [default: the standard start].
+    #[arg(num_args = 0..=3, value_name = "POSITION")]
+    pub position: Vec<String>,
 }
 
 /// Arguments of `solve moves`.
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    /// The position [default: the standard start].
-    pub position: Option<String>,
+    /// The position, quoted or as separate words, e.g. 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0
+    /// [default: the standard start].
+    #[arg(num_args = 0..=3, value_name = "POSITION")]
+    pub position: Vec<String>,
 }
 
 /// Arguments of `solve apply`.
 #[derive(Args, Debug)]
 pub struct ApplyArgs {
-    /// The position to start from; `start` for the standard start.
-    pub position: String,
-    /// The moves to play in order, extra turns included, passes left out.
-    #[arg(required = true, num_args = 1..)]
-    pub moves: Vec<String>,
+    /// The position to start from (`start` for the standard start), quoted or as separate
+    /// words, then the moves to play in order, extra turns included, passes left out.
+    #[arg(required = true, num_args = 2.., value_name = "POSITION MOVE")]
+    pub words: Vec<String>,
 }
 
 /// Arguments of `solve perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// The position [default: the standard start].
-    pub position: Option<String>,
+    /// The position, quoted or as separate words, e.g. 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0
+    /// [default: the standard start].
+    #[arg(num_args = 0..=3, value_name = "POSITION")]
+    pub position: Vec<String>,
     /// Plies to count.
     #[arg(long, short)]
     pub depth: u32,
     /// Threads [default: all cores]. 1 runs the single-threaded perft.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// A position given as one or more words, joined; `None` when none was given.
+pub fn joined(words: &[String]) -> Option<String> {
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Splits `POSITION MOVE...` where the position may be one quoted word or up to three words
+/// (board, side, captured): a word `S`/`N` after the board, and then a word with a `-`,
+/// belong to the position.
+pub fn split_position(words: &[String]) -> (String, &[String]) {
+    let mut end = 1.min(words.len());
+    let mut parts: Vec<&str> = words[..end].iter().map(String::as_str).collect();
+    if parts.len() == 1 && !parts[0].contains(' ') {
+        if matches!(words.get(end).map(String::as_str), Some("S" | "N")) {
+            parts.push(&words[end]);
+            end += 1;
+            if words.get(end).is_some_and(|w| w.contains('-')) {
+                parts.push(&words[end]);
+                end += 1;
+            }
+        }
+    }
+    (parts.join(" "), &words[end..])
 }
 
 /// Draws a position for a person: North's row on top, right to left.
@@ -89,7 +118,7 @@ fn side_name(s: Side) -> &'static str {
 
 /// `solve show`.
 pub fn show(args: &RuleArgs, json: bool, a: &ShowArgs) -> Result<()> {
-    let (rules, d) = resolve(args, a.position.as_deref())?;
+    let (rules, d) = resolve(args, joined(&a.position).as_deref())?;
     dispatch!(rules, show_sized(&rules, d.as_ref(), json))
 }
 
@@ -131,7 +160,7 @@ pub fn rules_json(r: &Rules) -> serde_json::Value {
 
 /// `solve moves`.
 pub fn moves(args: &RuleArgs, json: bool, a: &MovesArgs) -> Result<()> {
-    let (rules, d) = resolve(args, a.position.as_deref())?;
+    let (rules, d) = resolve(args, joined(&a.position).as_deref())?;
     dispatch!(rules, moves_sized(&rules, d.as_ref(), json))
 }
 
@@ -201,9 +230,13 @@ fn moves_sized<const W: usize>(
 
 /// `solve apply`.
 pub fn apply(args: &RuleArgs, json: bool, a: &ApplyArgs) -> Result<()> {
-    let text = (a.position != "start").then_some(a.position.as_str());
+    let (position, moves) = split_position(&a.words);
+    let text = (position != "start").then_some(position.as_str());
     let (rules, d) = resolve(args, text)?;
-    dispatch!(rules, apply_sized(&rules, d.as_ref(), &a.moves, json))
+    if moves.is_empty() {
+        anyhow::bail!("no moves to apply: give the moves after the position");
+    }
+    dispatch!(rules, apply_sized(&rules, d.as_ref(), moves, json))
 }
 
 fn apply_sized<const W: usize>(
@@ -284,7 +317,7 @@ pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Sen
 
 /// `solve perft`.
 pub fn perft(args: &RuleArgs, json: bool, a: &PerftArgs) -> Result<()> {
-    let (rules, d) = resolve(args, a.position.as_deref())?;
+    let (rules, d) = resolve(args, joined(&a.position).as_deref())?;
     dispatch!(rules, perft_sized(&rules, d.as_ref(), a, json))
 }
 

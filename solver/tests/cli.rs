@@ -143,6 +143,18 @@ fn apply_plays_moves_and_reports_the_end() {
 }
 
 #[test]
+fn positions_may_be_quoted_or_separate_words() {
+    let a = json(&["show", "2,3,4,0,4,1/3,3,3,1,1,3", "S", "0-4"]);
+    let b = json(&["show", "2,3,4,0,4,1/3,3,3,1,1,3 S 0-4"]);
+    assert_eq!(a, b);
+    let a = json(&["apply", "2,3,4,0,4,1/3,3,3,1,1,3", "S", "5", "1"]);
+    let b = json(&["apply", "2,3,4,0,4,1/3,3,3,1,1,3 S", "5", "1"]);
+    assert_eq!(a, b);
+    assert_eq!(a["captured"], serde_json::json!([12, 0]));
+    fails(&["apply", "start"], "");
+}
+
+#[test]
 fn perft_counts_and_reports_speed() {
     let v = json(&["perft", "--depth", "4"]);
     assert_eq!(v["nodes"], 819);
