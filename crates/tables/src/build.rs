@@ -1,7 +1,8 @@
 //! Building layers: the bound iteration of the crate documentation, with forward sweeps.
 
 use std::fs::File;
-use std::io::{BufRead as _, BufReader, BufWriter, Write as _};
+use std::io::{BufWriter, Write as _};
+use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -459,27 +460,53 @@ impl Ctx<'_> {
         (evaluated.into_inner(), changed.into_inner())
     }
 
-    /// One round: mark the predecessors of changed positions (from the edge files), then
-    /// evaluate the marked positions. Returns the positions evaluated and those that rose.
-    fn round(&self, pk: Packing, files: &[PathBuf]) -> Result<(u64, u64), TableError> {
-        files
-            .par_iter()
-            .try_for_each(|path| -> Result<(), TableError> {
-                let file = File::open(path).map_err(io(path))?;
-                let mut reader = BufReader::with_capacity(1 << 22, file);
-                loop {
-                    let buf = reader.fill_buf().map_err(io(path))?;
-                    if buf.is_empty() {
-                        break;
+    /// One round: mark the predecessors of changed positions (from the sorted move files,
+    /// reading only the blocks of successors that hold a changed position), then evaluate
+    /// the marked positions. Returns the positions evaluated and those that rose.
+    fn round(&self, pk: Packing, moves: &MoveIndex) -> Result<(u64, u64), TableError> {
+        moves.buckets.par_iter().enumerate().try_for_each(
+            |(b, bucket)| -> Result<(), TableError> {
+                let first = b as u64 * moves.per_bucket;
+                let blocks = bucket.offsets.len() - 1;
+                let changed_block = |k: usize| {
+                    let lo = (first + (k as u64) * MOVE_BLOCK) as usize;
+                    let hi = (lo + MOVE_BLOCK as usize).min(self.work.len());
+                    self.work[lo..hi]
+                        .iter()
+                        .any(|c| c.load(Relaxed) & CHANGED != 0)
+                };
+                let mut file: Option<File> = None;
+                let mut buf: Vec<u8> = Vec::new();
+                let mut k = 0;
+                while k < blocks {
+                    if !changed_block(k) {
+                        k += 1;
+                        continue;
                     }
-                    let whole = buf.len() / 8 * 8;
-                    if whole == 0 {
-                        return Err(TableError::Corrupt {
-                            path: path.clone(),
-                            what: "scratch file cut inside a move".to_string(),
-                        });
+                    // A run of blocks with changes (gaps of up to 4 quiet blocks are read
+                    // through, one read being cheaper than several).
+                    let start = k;
+                    let mut end = k + 1;
+                    let mut probe = end;
+                    while probe < blocks && probe < end + 4 {
+                        if changed_block(probe) {
+                            end = probe + 1;
+                        }
+                        probe += 1;
                     }
-                    for e in buf[..whole].chunks_exact(8) {
+                    k = end;
+                    let (from, to) = (bucket.offsets[start], bucket.offsets[end]);
+                    if from == to {
+                        continue;
+                    }
+                    let f = match &file {
+                        Some(f) => f,
+                        None => file.insert(File::open(&bucket.path).map_err(io(&bucket.path))?),
+                    };
+                    buf.resize(8 * (to - from) as usize, 0);
+                    f.read_exact_at(&mut buf, 8 * from as u64)
+                        .map_err(io(&bucket.path))?;
+                    for e in buf.chunks_exact(8) {
                         let mut a = [0u8; 8];
                         a.copy_from_slice(e);
                         let e = u64::from_le_bytes(a);
@@ -488,10 +515,10 @@ impl Ctx<'_> {
                             self.work[p].fetch_or(EVAL, Relaxed);
                         }
                     }
-                    reader.consume(whole);
                 }
                 Ok(())
-            })?;
+            },
+        )?;
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
         let per_side = self.layout.per_side();
@@ -551,9 +578,10 @@ struct EdgeSink {
 }
 
 impl EdgeSink {
-    fn create(dir: &Path, count: u64) -> Result<EdgeSink, TableError> {
+    /// Files for `count` positions, about `target` successors a file (at most 256 files).
+    fn create(dir: &Path, count: u64, target: u64) -> Result<EdgeSink, TableError> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let buckets = count.div_ceil(1 << 22).clamp(1, 256);
+        let buckets = count.div_ceil(target.max(1)).clamp(1, 256);
         let per_bucket = count.div_ceil(buckets);
         let mut files = Vec::new();
         for b in 0..buckets {
@@ -604,6 +632,81 @@ impl EdgeSink {
             paths.push(path);
         }
         Ok((paths, self.written.into_inner()))
+    }
+}
+
+/// Successor positions per block of the move index: the unit a round reads.
+const MOVE_BLOCK: u64 = 256;
+
+/// One sorted move file and where each block of successors starts in it (in moves).
+struct MoveBucket {
+    path: PathBuf,
+    offsets: Vec<u32>,
+}
+
+/// The reversed quiet moves, sorted by successor, with a block index (4 bytes for every
+/// 256 positions in memory).
+struct MoveIndex {
+    buckets: Vec<MoveBucket>,
+    per_bucket: u64,
+}
+
+impl MoveIndex {
+    /// Sorts each file (one at a time per thread, so memory holds at most one file per
+    /// thread), drops repeated moves and indexes the blocks. Returns the index and the moves
+    /// kept.
+    fn build(
+        paths: Vec<PathBuf>,
+        per_bucket: u64,
+        count: u64,
+    ) -> Result<(MoveIndex, u64), TableError> {
+        let kept = AtomicU64::new(0);
+        let buckets = paths
+            .into_par_iter()
+            .enumerate()
+            .map(|(b, path)| -> Result<MoveBucket, TableError> {
+                let bytes = std::fs::read(&path).map_err(io(&path))?;
+                let mut moves: Vec<u64> = bytes
+                    .chunks_exact(8)
+                    .map(|e| {
+                        let mut a = [0u8; 8];
+                        a.copy_from_slice(e);
+                        u64::from_le_bytes(a)
+                    })
+                    .collect();
+                drop(bytes);
+                moves.sort_unstable();
+                moves.dedup();
+                let first = b as u64 * per_bucket;
+                let last = (first + per_bucket).min(count);
+                let blocks = (last - first).div_ceil(MOVE_BLOCK) as usize;
+                let mut offsets = vec![0u32; blocks + 1];
+                let mut at = 0usize;
+                for (k, off) in offsets.iter_mut().enumerate() {
+                    let limit = first + k as u64 * MOVE_BLOCK;
+                    while at < moves.len() && (moves[at] >> 32) < limit {
+                        at += 1;
+                    }
+                    *off = at as u32;
+                }
+                offsets[blocks] = moves.len() as u32;
+                let mut out =
+                    BufWriter::with_capacity(1 << 20, File::create(&path).map_err(io(&path))?);
+                for m in &moves {
+                    out.write_all(&m.to_le_bytes()).map_err(io(&path))?;
+                }
+                out.flush().map_err(io(&path))?;
+                kept.fetch_add(moves.len() as u64, Relaxed);
+                Ok(MoveBucket { path, offsets })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((
+            MoveIndex {
+                buckets,
+                per_bucket,
+            },
+            kept.into_inner(),
+        ))
     }
 }
 
@@ -690,7 +793,12 @@ fn build_layer(
         stats.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
         let sink = if write_next {
-            Some(EdgeSink::create(&scratch, count)?)
+            // Tests (EdgesAt) use many small files to exercise the index.
+            let target = match options.method {
+                Method::EdgesAt(_) => 1 << 12,
+                _ => 1 << 22,
+            };
+            Some(EdgeSink::create(&scratch, count, target)?)
         } else {
             None
         };
@@ -699,9 +807,11 @@ fn build_layer(
         stats.evaluations += evaluated;
         check_missing(&ctx)?;
         if let Some(sink) = sink {
-            let (paths, written) = sink.finish()?;
-            stats.scratch_bytes = 8 * written;
-            files = Some(paths);
+            let per_bucket = sink.per_bucket;
+            let (paths, _) = sink.finish()?;
+            let (index, kept) = MoveIndex::build(paths, per_bucket, count)?;
+            stats.scratch_bytes = 8 * kept;
+            files = Some(index);
             break;
         }
         if changed == 0 {
