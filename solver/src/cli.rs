@@ -5,7 +5,7 @@ use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
 use hoyito_rules::{CaptureSide, Diagram, LastFour, Position, Position6, Rules, Variant};
 
-use crate::{rules_cmd, tables_cmd};
+use crate::{rules_cmd, search_cmd, tables_cmd};
 
 /// Analyse and solve Hoyito II and Hoyito III (Dominican mancala).
 ///
@@ -76,6 +76,9 @@ pub enum Command {
     Perft(rules_cmd::PerftArgs),
     /// Endgame tables: build, probe, list and verify exact values of small positions.
     Tables(tables_cmd::TablesArgs),
+    /// Best move and value of a position: exact when small enough (or with --exact), else a
+    /// depth-, time- or node-limited search.
+    Best(search_cmd::BestArgs),
 }
 
 /// Runs a parsed command line.
@@ -87,6 +90,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Apply(a) => rules_cmd::apply(&cli.rules, json, a),
         Command::Perft(a) => rules_cmd::perft(&cli.rules, json, a),
         Command::Tables(a) => tables_cmd::run(&cli.rules, json, a),
+        Command::Best(a) => search_cmd::best(&cli.rules, json, a),
     }
 }
 

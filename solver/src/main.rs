@@ -3,6 +3,7 @@
 
 mod cli;
 mod rules_cmd;
+mod search_cmd;
 mod tables_cmd;
 
 use std::process::ExitCode;

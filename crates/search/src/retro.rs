@@ -1,0 +1,224 @@
+//! Exact values by retrograde analysis of the positions reachable from a position.
+//!
+//! Depth-first search proves values badly in this game: non-capturing moves wander through
+//! a layer of positions with the same seeds on the board (about a million on 2x6 with 12
+//! seeds) and a proof that one side cannot force a gain must cover most of it, along paths
+//! thousands of plies long, while repetition makes most of those results path-dependent.
+//! So exact mode solves a position's *component* at once: every position reachable from it
+//! by non-capturing moves and passes (same seeds on the board). Captures leave the component
+//! and are *exits* whose values come from solving the smaller components they lead to
+//! (memoised). Inside the component the value is the fixpoint of RULES.md where endless play
+//! is worth 0, computed per threshold `T` by an attractor: for `T > 0` South must force an
+//! exit worth at least `T`, for `T <= 0` North must force one worth less than `T` (endless
+//! play is then good enough for South). The value is the largest `T` South achieves.
+//!
+//! A component larger than the cap is not solved (`None`); the search then works without it.
+
+use std::collections::HashMap;
+
+use hoyito_rules::{Position, Rules, Side};
+
+/// Exact values of solved components, by board.
+pub(crate) struct Retro<const W: usize> {
+    rules: Rules,
+    /// Values for the side to move, by board and side.
+    values: HashMap<[u64; W], i16, ahash::RandomState>,
+    /// Boards whose component was too large.
+    failed: HashMap<[u64; W], (), ahash::RandomState>,
+    /// Most positions in one component.
+    pub cap: usize,
+}
+
+/// A node of the component being solved.
+struct Node {
+    /// South to move.
+    south: bool,
+    /// Values of the exits, South's point of view.
+    exits: Vec<i16>,
+    /// Edges to other nodes of the component.
+    edges: Vec<u32>,
+}
+
+impl<const W: usize> Retro<W> {
+    pub fn new(rules: Rules, cap: usize) -> Self {
+        Retro {
+            rules,
+            values: HashMap::with_hasher(ahash::RandomState::with_seeds(5, 6, 7, 8)),
+            failed: HashMap::with_hasher(ahash::RandomState::with_seeds(5, 6, 7, 8)),
+            cap,
+        }
+    }
+
+    /// Positions solved so far.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The exact value of `p` for its side to move, solving its component if needed;
+    /// `None` when a component on the way is larger than the cap.
+    pub fn value(&mut self, p: &Position<W>) -> Option<i32> {
+        if p.seeds_on_board() <= 4 {
+            return Some(0);
+        }
+        let k = p.board_key();
+        if let Some(&v) = self.values.get(&k) {
+            return Some(v as i32);
+        }
+        if self.failed.contains_key(&k) {
+            return None;
+        }
+        if self.solve(p).is_none() {
+            self.failed.insert(k, ());
+            return None;
+        }
+        self.values.get(&k).map(|&v| v as i32)
+    }
+
+    /// Solves the component of `root`.
+    fn solve(&mut self, root: &Position<W>) -> Option<()> {
+        let rules = self.rules;
+        let mut index: HashMap<[u64; W], u32, ahash::RandomState> =
+            HashMap::with_hasher(ahash::RandomState::with_seeds(1, 1, 2, 3));
+        let mut positions = vec![*root];
+        let mut nodes: Vec<Node> = Vec::new();
+        index.insert(root.board_key(), 0);
+        let mut i = 0;
+        while i < positions.len() {
+            let p = positions[i];
+            let south = p.side_to_move() == Side::South;
+            let sign = if south { 1 } else { -1 };
+            let mut node = Node {
+                south,
+                exits: Vec::new(),
+                edges: Vec::new(),
+            };
+            let list = p.moves(&rules);
+            let mut same_layer = Vec::new();
+            if list.is_empty() {
+                let q = p.with_side_flipped();
+                if q.has_legal_move(&rules) {
+                    same_layer.push(q);
+                } else {
+                    node.exits.push(0);
+                }
+            }
+            for c in list.children() {
+                let g = c.gain as i32;
+                if c.ended_game {
+                    node.exits.push((sign * g) as i16);
+                } else if c.extra_turn {
+                    let v = self.value(&c.position)?;
+                    node.exits.push((sign * (g + v)) as i16);
+                } else {
+                    same_layer.push(c.position);
+                }
+            }
+            for q in same_layer {
+                let k = q.board_key();
+                if let Some(&v) = self.values.get(&k) {
+                    // Solved before, with everything it reaches: an exit.
+                    let south_q = q.side_to_move() == Side::South;
+                    node.exits.push(if south_q { v } else { -v });
+                    continue;
+                }
+                let j = match index.get(&k) {
+                    Some(&j) => j,
+                    None => {
+                        if positions.len() >= self.cap {
+                            return None;
+                        }
+                        let j = positions.len() as u32;
+                        index.insert(k, j);
+                        positions.push(q);
+                        j
+                    }
+                };
+                node.edges.push(j);
+            }
+            nodes.push(node);
+            i += 1;
+        }
+        drop(index);
+
+        // Predecessors, with multiplicity (a node counts each of its edges).
+        let n = nodes.len();
+        let mut start = vec![0u32; n + 1];
+        for node in &nodes {
+            for &j in &node.edges {
+                start[j as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut preds = vec![0u32; start[n] as usize];
+        for (k, node) in nodes.iter().enumerate() {
+            for &j in &node.edges {
+                preds[fill[j as usize] as usize] = k as u32;
+                fill[j as usize] += 1;
+            }
+        }
+
+        let mut thresholds: Vec<i16> = nodes.iter().flat_map(|n| n.exits.iter().copied()).collect();
+        thresholds.push(0);
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        // South's value: the largest threshold South reaches; the smallest is always reached.
+        let mut value = vec![thresholds[0]; n];
+        let mut in_a = vec![false; n];
+        let mut count = vec![0u32; n];
+        let mut queue = Vec::with_capacity(n);
+        for &t in &thresholds[1..] {
+            // Attractor of player `p_south` (South if t > 0) to its good exits.
+            let p_south = t > 0;
+            let good = |e: i16| if p_south { e >= t } else { e < t };
+            queue.clear();
+            for (k, node) in nodes.iter().enumerate() {
+                in_a[k] = false;
+                if node.south == p_south {
+                    if node.exits.iter().any(|&e| good(e)) {
+                        in_a[k] = true;
+                    } else {
+                        count[k] = 1;
+                    }
+                } else if node.exits.iter().all(|&e| good(e)) {
+                    if node.edges.is_empty() {
+                        in_a[k] = true;
+                    } else {
+                        count[k] = node.edges.len() as u32;
+                    }
+                } else {
+                    count[k] = u32::MAX;
+                }
+                if in_a[k] {
+                    queue.push(k as u32);
+                }
+            }
+            while let Some(k) = queue.pop() {
+                for &q in &preds[start[k as usize] as usize..start[k as usize + 1] as usize] {
+                    let q = q as usize;
+                    if in_a[q] || count[q] == u32::MAX {
+                        continue;
+                    }
+                    count[q] -= 1;
+                    if count[q] == 0 {
+                        in_a[q] = true;
+                        queue.push(q as u32);
+                    }
+                }
+            }
+            for k in 0..n {
+                // South reaches t: in South's attractor, or outside North's.
+                if in_a[k] == p_south {
+                    value[k] = t;
+                }
+            }
+        }
+        for (k, p) in positions.iter().enumerate() {
+            let v = if nodes[k].south { value[k] } else { -value[k] };
+            self.values.insert(p.board_key(), v);
+        }
+        Some(())
+    }
+}

@@ -1,0 +1,507 @@
+//! The negamax search of one thread: alpha-beta with principal-variation windows, the shared
+//! transposition table, repetition on the path, same-side plies after captures.
+//!
+//! # Exactness with repetition
+//!
+//! A repetition on the search path is worth 0, but that 0 depends on the path, not only on
+//! the position (the graph-history problem). A result is stored in the table only when it
+//! did not use a repetition of a position *above* the node: each call returns, with its
+//! score, the lowest path index a repetition in its subtree referred to, and the node stores
+//! its result only when that index is its own or deeper. Such a result is the value of the
+//! node as the root of its own game, which equals the retrograde fixpoint value (endless play
+//! worth 0), so the table only ever holds bounds on true values. Using true values in place
+//! of path-dependent ones below a node keeps the root value exact: under an optimal
+//! positional strategy of the endless game, `captures so far + value of the current
+//! position` never moves against its player, and a cycle the opponent can force back to a
+//! position is worth at most 0 to that player, so neither a stored value nor a repetition
+//! can lift or lower the root's minimax value. Tests check this against an independent
+//! retrograde solver.
+//!
+//! A result is *proven* (stored with depth [`PROVEN`]) when no heuristic evaluation and no
+//! unproven table entry was used in its subtree; only proven entries answer an exact search.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use hoyito_rules::{Child, Move, Position, Rules};
+
+use std::sync::Mutex;
+
+use crate::eval::Eval;
+use crate::retro::Retro;
+use crate::tt::{Bound, Entry, Table, PROVEN};
+use crate::Probe;
+
+/// No repetition above this node was used.
+pub(crate) const NO_REP: usize = usize::MAX;
+/// Depth that never reaches the horizon: an exact search.
+pub(crate) const INFINITE: i32 = 1 << 20;
+
+/// Everything the threads of one search share.
+pub(crate) struct Shared<'a, const W: usize, T: Table<W>> {
+    pub rules: Rules,
+    pub table: &'a T,
+    pub probe: Option<&'a dyn Probe<W>>,
+    pub eval: Eval,
+    pub stop: &'a AtomicBool,
+    pub nodes: &'a AtomicU64,
+    pub node_limit: u64,
+    pub deadline: Option<Instant>,
+    /// Exact values of small components, asked in exact mode for positions with at most
+    /// `retro_seeds` seeds on the board.
+    pub retro: Option<&'a Mutex<Retro<W>>>,
+    pub retro_seeds: u32,
+}
+
+/// The state of one search thread.
+pub(crate) struct Worker<'s, 'a, const W: usize, T: Table<W>> {
+    sh: &'s Shared<'a, W, T>,
+    /// Thread number; helpers (id > 0) rotate the root move order.
+    pub id: usize,
+    /// Boards on the current path with their seeds on board.
+    path: Vec<([u64; W], u32)>,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    /// Nodes not yet added to the shared count.
+    pending: u64,
+    /// Heuristic evaluations and unproven table cutoffs so far (a node whose subtree did not
+    /// change this count is proven).
+    pub heuristic: u64,
+    /// History scores by side and hole.
+    history: [[u32; 16]; 2],
+    /// Two killer moves by ply.
+    killers: Vec<[u8; 2]>,
+    /// Best move at the root in the last search call.
+    pub root_best: Option<Move>,
+    /// Whether this thread saw the stop signal.
+    pub stopped: bool,
+    /// Deepest ply reached (exact searches can follow long cycles).
+    pub max_ply: usize,
+    /// Counts of path positions by key bits: most positions are not on the path, and this
+    /// answers so without scanning it.
+    filter: Box<[u16; FILTER_MASK as usize + 1]>,
+    /// Keys of the path positions, to keep `filter` in step.
+    path_keys: Vec<u64>,
+    /// Whether a repetition of the path position at each index was met.
+    repeated: Vec<bool>,
+    /// Exact null-window mode: results that rest on a repetition of a path position wait in
+    /// `waiting` until that position's own result confirms the outcome the repetition assumed.
+    pub exact: bool,
+    /// Results waiting for confirmation: position, key, entry, lowest path index relied on.
+    waiting: Vec<(Position<W>, u64, Entry, usize)>,
+}
+
+impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
+    pub fn new(sh: &'s Shared<'a, W, T>, id: usize) -> Self {
+        Worker {
+            sh,
+            id,
+            path: Vec::with_capacity(256),
+            nodes: 0,
+            pending: 0,
+            heuristic: 0,
+            history: [[0; 16]; 2],
+            killers: vec![[0; 2]; 256],
+            root_best: None,
+            stopped: false,
+            max_ply: 0,
+            filter: Box::new([0; FILTER_MASK as usize + 1]),
+            path_keys: Vec::with_capacity(256),
+            repeated: Vec::with_capacity(256),
+            exact: false,
+            waiting: Vec::new(),
+        }
+    }
+
+    /// Adds pending nodes to the shared count and checks the limits.
+    #[cold]
+    fn poll(&mut self) {
+        let total = self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
+        self.pending = 0;
+        if total >= self.sh.node_limit {
+            self.sh.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(d) = self.sh.deadline {
+            if Instant::now() >= d {
+                self.sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.sh.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Flushes the node count (at the end of a search).
+    pub fn flush(&mut self) {
+        self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
+        self.pending = 0;
+    }
+
+    /// The score of child `c` for the mover, searched in the mover's window `(alpha, beta)`:
+    /// an extra turn keeps the side (same window shifted by the gain, no negation).
+    #[inline]
+    fn child(&mut self, c: &Child<W>, depth: i32, alpha: i32, beta: i32, ply: usize) -> (i32, Dep) {
+        let g = c.gain as i32;
+        if c.ended_game {
+            return (g, Dep::NONE);
+        }
+        if c.extra_turn {
+            let (v, d) = self.search(&c.position, depth - 1, alpha - g, beta - g, ply + 1);
+            (g + v, d)
+        } else {
+            let (v, d) = self.search(&c.position, depth - 1, g - beta, g - alpha, ply + 1);
+            (g - v, d.negated())
+        }
+    }
+
+    /// Pushes a node on the path.
+    #[inline]
+    fn push(&mut self, board: [u64; W], n: u32, key: u64) {
+        self.path.push((board, n));
+        self.filter[(key & FILTER_MASK) as usize] += 1;
+        self.path_keys.push(key);
+        self.repeated.push(false);
+    }
+
+    /// Pops the last node of the path.
+    #[inline]
+    fn pop(&mut self) {
+        self.path.pop();
+        self.repeated.pop();
+        if let Some(k) = self.path_keys.pop() {
+            self.filter[(k & FILTER_MASK) as usize] -= 1;
+        }
+    }
+
+    /// Negamax alpha-beta, fail-soft. Returns the score for the side to move of `p` and the
+    /// repetitions of positions above `p` that its bounds depend on.
+    pub fn search(
+        &mut self,
+        p: &Position<W>,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> (i32, Dep) {
+        self.nodes += 1;
+        self.pending += 1;
+        if self.pending >= 1024 {
+            self.poll();
+        }
+        if self.stopped {
+            return (0, Dep::NONE);
+        }
+        let n = p.seeds_on_board();
+        if n <= 4 {
+            return (0, Dep::NONE);
+        }
+        let board = p.board_key();
+        let key = p.key();
+        // Repetition: only positions since the last capture (same seeds) can repeat; the
+        // filter skips the scan for positions certainly not on the path.
+        if self.filter[(key & FILTER_MASK) as usize] != 0 {
+            for i in (0..self.path.len()).rev() {
+                let (b, s) = self.path[i];
+                if s != n {
+                    break;
+                }
+                if b == board {
+                    self.repeated[i] = true;
+                    return (0, Dep::at(i));
+                }
+            }
+        }
+        if let Some(o) = self.sh.probe {
+            if n <= o.max_seeds() {
+                if let Some(v) = o.probe(p) {
+                    return (v, Dep::NONE);
+                }
+            }
+        }
+        if self.exact && n <= self.sh.retro_seeds {
+            if let Some(r) = self.sh.retro {
+                let v = r.lock().unwrap_or_else(|e| e.into_inner()).value(p);
+                if let Some(v) = v {
+                    return (v, Dep::NONE);
+                }
+            }
+        }
+        // The mover gains at most the seeds on the board, and loses at most as many.
+        let n = n as i32;
+        if alpha >= n {
+            return (n, Dep::NONE);
+        }
+        if beta <= -n {
+            return (-n, Dep::NONE);
+        }
+        alpha = alpha.max(-n);
+        beta = beta.min(n);
+
+        let mut tt_move = 0u8;
+        if let Some(e) = self.sh.table.probe(p, key) {
+            tt_move = e.mv;
+            if ply > 0 && (e.depth == PROVEN || e.depth as i32 >= depth) {
+                let s = e.score as i32;
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    if e.depth != PROVEN {
+                        self.heuristic += 1;
+                    }
+                    return (s, Dep::NONE);
+                }
+            }
+        }
+        if depth <= 0 {
+            self.heuristic += 1;
+            return (self.sh.eval.evaluate(&self.sh.rules, p, n), Dep::NONE);
+        }
+
+        let list = p.moves(&self.sh.rules);
+        let me = self.path.len();
+        if list.is_empty() {
+            // Pass: the same board with the other side to move, not a ply.
+            let q = p.with_side_flipped();
+            if !q.has_legal_move(&self.sh.rules) {
+                return (0, Dep::NONE);
+            }
+            let pending0 = self.waiting.len();
+            self.push(board, n as u32, key);
+            let (v, d) = self.search(&q, depth, -beta, -alpha, ply + 1);
+            let repeated = self.repeated[me];
+            self.pop();
+            if self.stopped {
+                return (0, Dep::NONE);
+            }
+            if self.exact && repeated {
+                self.confirm(me, pending0, (-v >= beta) == (0 >= beta));
+            }
+            return (-v, d.negated().settled(-v, me));
+        }
+
+        // Move ordering: table move, then captures by gain, then killers, then history.
+        let children = list.children();
+        let side = p.side_to_move().index();
+        if ply >= self.killers.len() {
+            self.killers.resize(ply + 64, [0; 2]);
+        }
+        let killers = self.killers[ply];
+        let mut order = [(0u32, 0u8); 12];
+        let len = children.len();
+        for (i, c) in children.iter().enumerate() {
+            let m = c.mv.0;
+            let key = if m == tt_move {
+                u32::MAX
+            } else if c.gain > 0 {
+                (1 << 30) + ((c.gain as u32 + 64) << 8)
+            } else if m == killers[0] {
+                (1 << 29) + 1
+            } else if m == killers[1] {
+                1 << 29
+            } else {
+                self.history[side][m as usize].min((1 << 29) - 1)
+            };
+            order[i] = (key, i as u8);
+        }
+        // Insertion sort, highest key first, stable (hole order among equals).
+        for i in 1..len {
+            let x = order[i];
+            let mut j = i;
+            while j > 0 && order[j - 1].0 < x.0 {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = x;
+        }
+        if ply == 0 && self.id > 0 && len > 1 {
+            // Helpers start from other root moves, so threads explore different trees.
+            order[..len].rotate_left(self.id % len);
+        }
+
+        self.max_ply = self.max_ply.max(ply);
+        let pending0 = self.waiting.len();
+        self.push(board, n as u32, key);
+        let alpha0 = alpha;
+        let heuristic0 = self.heuristic;
+        let mut best = -INFINITE;
+        let mut best_move = 0u8;
+        // The lower bound rests on the best child's lower bound; the upper bound on every
+        // child's upper bound.
+        let mut dep = Dep::NONE;
+        for (k, &(_, i)) in order[..len].iter().enumerate() {
+            let c = &children[i as usize];
+            let (mut s, mut d) = if k == 0 {
+                self.child(c, depth, alpha, beta, ply)
+            } else {
+                self.child(c, depth, alpha, alpha + 1, ply)
+            };
+            if k > 0 && s > alpha && s < beta && !self.stopped {
+                (s, d) = self.child(c, depth, alpha, beta, ply);
+            }
+            if self.stopped {
+                self.pop();
+                return (0, Dep::NONE);
+            }
+            dep.upper = dep.upper.min(d.upper);
+            if s > best {
+                best = s;
+                best_move = c.mv.0;
+                dep.lower = d.lower;
+                if ply == 0 {
+                    self.root_best = Some(c.mv);
+                }
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        if c.gain == 0 {
+                            let kl = &mut self.killers[ply];
+                            if kl[0] != c.mv.0 {
+                                kl[1] = kl[0];
+                                kl[0] = c.mv.0;
+                            }
+                            let h = &mut self.history[side][c.mv.0 as usize];
+                            let dd = depth.clamp(1, 64) as u32;
+                            *h = h.saturating_add(dd * dd);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let repeated = self.repeated[me];
+        self.pop();
+        if self.exact && repeated {
+            self.confirm(me, pending0, (best >= beta) == (0 >= beta));
+        }
+        let dep = dep.settled(best, me);
+        let (lower_ok, upper_ok) = (dep.lower == NO_REP, dep.upper == NO_REP);
+        let bound = if best >= beta {
+            lower_ok.then_some(Bound::Lower)
+        } else if best <= alpha0 {
+            upper_ok.then_some(Bound::Upper)
+        } else {
+            match (lower_ok, upper_ok) {
+                (true, true) => Some(Bound::Exact),
+                (true, false) => Some(Bound::Lower),
+                (false, true) => Some(Bound::Upper),
+                (false, false) => None,
+            }
+        };
+        if bound.is_none() && self.exact {
+            // A null-window result that rests on repetitions above: keep it until the
+            // repeated position confirms (see `confirm`), at the edge of the window.
+            let (score, bound, rep) = if best >= beta {
+                (beta, Bound::Lower, dep.lower)
+            } else {
+                (alpha0, Bound::Upper, dep.upper)
+            };
+            let e = Entry {
+                score: score as i16,
+                bound,
+                depth: PROVEN,
+                mv: best_move,
+            };
+            self.waiting.push((*p, key, e, rep));
+        }
+        if let Some(bound) = bound {
+            let d = if self.heuristic == heuristic0 {
+                PROVEN
+            } else {
+                depth.clamp(0, PROVEN as i32 - 1) as u8
+            };
+            self.sh.table.store(
+                p,
+                key,
+                Entry {
+                    score: best as i16,
+                    bound,
+                    depth: d,
+                    mv: best_move,
+                },
+            );
+        }
+        (best, dep)
+    }
+}
+
+impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
+    /// Called when the node at path index `me`, which was met again as a repetition below
+    /// itself, has its result. The repetition counted as worth 0, which in a null-window
+    /// test is a fail-high or a fail-low for the node; `consistent` says whether the node's
+    /// own result is the same. If it is, the waiting results that rest only on the node and
+    /// positions below it are proven (Y's or X's strategy in the subtree, joined with the
+    /// node's own, keeps the same outcome forever or ends in it) and go to the table; if not,
+    /// every result waiting since the node was entered is dropped.
+    fn confirm(&mut self, me: usize, pending0: usize, consistent: bool) {
+        if !consistent {
+            self.waiting.truncate(pending0);
+            return;
+        }
+        let mut keep = pending0;
+        for i in pending0..self.waiting.len() {
+            let (p, key, e, rep) = self.waiting[i];
+            if rep >= me {
+                self.sh.table.store(&p, key, e);
+            } else {
+                self.waiting[keep] = self.waiting[i];
+                keep += 1;
+            }
+        }
+        self.waiting.truncate(keep);
+    }
+
+    /// Forgets results waiting for confirmation (at the start of a root search).
+    pub fn reset_pending(&mut self) {
+        self.waiting.clear();
+    }
+}
+
+const FILTER_MASK: u64 = 4095;
+
+/// Which repetitions of positions on the path a score's two claims rest on: `lower` for
+/// "the value is at least the score", `upper` for "at most". Each is the lowest path index
+/// of a repeated position the claim used, or [`NO_REP`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dep {
+    pub lower: usize,
+    pub upper: usize,
+}
+
+impl Dep {
+    pub const NONE: Dep = Dep {
+        lower: NO_REP,
+        upper: NO_REP,
+    };
+
+    /// A repetition of the position at path index `i`.
+    fn at(i: usize) -> Dep {
+        Dep { lower: i, upper: i }
+    }
+
+    /// As seen by the opponent: their lower bound is our upper bound.
+    fn negated(self) -> Dep {
+        Dep {
+            lower: self.upper,
+            upper: self.lower,
+        }
+    }
+
+    /// The dependencies that remain for the node at path index `me` with score `s`.
+    ///
+    /// A repetition of a position above the node is worth exactly 0 to the node (no capture
+    /// happens on a cycle, so none between the node and the repetition). A claim "at least
+    /// `s`" with `s > 0` therefore holds against every line that ends in such a repetition,
+    /// so it cannot rest on one: the strategy that proves it avoids them, and proves the same
+    /// bound with any history. Likewise "at most `s`" with `s < 0`. Repetitions of the node
+    /// itself or of positions below it do not depend on the path above.
+    fn settled(self, s: i32, me: usize) -> Dep {
+        let keep = |r: usize, independent: bool| if independent || r >= me { NO_REP } else { r };
+        Dep {
+            lower: keep(self.lower, s > 0),
+            upper: keep(self.upper, s < 0),
+        }
+    }
+}

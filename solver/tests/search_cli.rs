@@ -1,0 +1,111 @@
+//! Command-line tests of `solve best`, `solve bench` and `solve match`.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn solve(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .output()
+        .expect("run solve");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> Value {
+    let (ok, out, err) = solve(args);
+    assert!(ok, "solve {args:?} failed: {err}");
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bad JSON {out}: {e}"))
+}
+
+#[test]
+fn best_exact_small_position() {
+    let v = json(&[
+        "best",
+        "--json",
+        "--exact",
+        "--threads",
+        "1",
+        "0,0,0,3,0,1/1,1,3,2,0,1 N",
+    ]);
+    assert_eq!(v["score"], 12);
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["pv"][0], v["move"]);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn best_without_limit_solves_small_positions_exactly() {
+    let v = json(&["best", "--json", "0,0,0,3,0,1/1,1,3,2,0,1", "N"]);
+    assert_eq!(v["exact"], true);
+    assert!(v["mode"].as_str().unwrap().starts_with("exact"));
+}
+
+#[test]
+fn best_depth_limited_is_deterministic_on_one_thread() {
+    let args = ["best", "--json", "--depth", "7", "--threads", "1"];
+    let a = json(&args);
+    let b = json(&args);
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert_eq!(a["move"], b["move"]);
+    assert_eq!(a["depth"], 7);
+    let m = a["move"].as_u64().unwrap();
+    assert!((1..=6).contains(&m));
+}
+
+#[test]
+fn best_all_moves_lists_every_legal_move() {
+    let v = json(&[
+        "best",
+        "--json",
+        "--exact",
+        "--all-moves",
+        "--threads",
+        "1",
+        "0,0,0,3,0,1/1,1,3,2,0,1 N",
+    ]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    let top = moves
+        .iter()
+        .map(|m| m["score"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(top, v["score"].as_i64().unwrap());
+}
+
+#[test]
+fn best_on_2x12_with_node_limit() {
+    let v = json(&[
+        "best",
+        "--json",
+        "--holes",
+        "12",
+        "--nodes",
+        "20000",
+        "--threads",
+        "2",
+    ]);
+    let m = v["move"].as_u64().unwrap();
+    assert!((1..=12).contains(&m));
+    assert_eq!(v["exact"], false);
+}
+
+#[test]
+fn best_rejects_bad_input() {
+    for args in [
+        &["best", "1,2/3"][..],
+        &["best", "--threads", "0"],
+        &["best", "--depth", "3", "--exact"],
+        &["best", "4,4,4,4,4,4/4,4,4,4,4,4 X"],
+    ] {
+        let (ok, _, err) = solve(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}
