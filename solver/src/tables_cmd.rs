@@ -62,6 +62,9 @@ pub struct BuildArgs {
     /// (no scratch files, slower).
     #[arg(long, default_value = "auto", value_parser = ["auto", "sweeps"])]
     pub method: String,
+    /// With `auto`, write the moves in this sweep instead of choosing by the changes seen.
+    #[arg(long)]
+    pub moves_at_sweep: Option<u32>,
 }
 
 /// Arguments of `solve tables probe`.
@@ -241,10 +244,10 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
     let report = Report { inner: &bars, json };
     let t0 = Instant::now();
     let options = BuildOptions {
-        method: if a.method == "sweeps" {
-            Method::Sweeps
-        } else {
-            Method::Auto
+        method: match (a.method.as_str(), a.moves_at_sweep) {
+            ("sweeps", _) => Method::Sweeps,
+            (_, Some(k)) => Method::EdgesAt(k),
+            _ => Method::Auto,
         },
     };
     with_threads(a.threads, || {
@@ -403,12 +406,13 @@ fn info(rules: &Rules, dir: &std::path::Path, json: bool) -> Result<()> {
     }
     for l in &layers {
         println!(
-            "  layer {:2}: {:>13} positions, {:>12} bytes, {} bits a value, {} sweeps, {:.1} s",
+            "  layer {:2}: {:>13} positions, {:>12} bytes, {} bits a value, {} sweeps, {} rounds, {:.1} s",
             l["seeds"],
             l["positions"],
             l["file_bytes"],
             l["bits_per_value"],
             l["sweeps"],
+            l["rounds"],
             l["build_seconds"].as_f64().unwrap_or(0.0)
         );
         let dist: Vec<String> = l["values"]

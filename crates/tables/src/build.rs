@@ -296,7 +296,8 @@ pub enum Method {
     /// Sweep the whole layer until a sweep changes nothing: one byte a position and nothing
     /// else.
     Sweeps,
-    /// Sweep while changes are many; then, in one more sweep, write every quiet move between
+    /// Sweep while changes are many (one sweep, in practice); then, in one more sweep, write
+    /// every quiet move between
     /// positions that are not final, reversed, to scratch files beside the tables, and go on
     /// in *rounds* that evaluate only the predecessors of positions that changed. Layers whose
     /// bounds leave no spare bits (over 28 seeds on 2x6) or with more than 2^32 positions use
@@ -785,8 +786,9 @@ fn build_layer(
             Ok(())
         }
     };
-    // Auto writes the moves in the sweep after the first one that changes under a quarter
-    // of the layer: rounds cost little more than their evaluations, sweeps cost the layer.
+    // Auto writes the moves in the sweep after the first one that changes under half of
+    // the layer (in practice the second sweep): rounds cost little more than their
+    // evaluations, a sweep costs the whole layer.
     let mut write_next = edges_at == Some(1);
     let mut files = None;
     loop {
@@ -818,7 +820,7 @@ fn build_layer(
             break;
         }
         write_next = match edges_at {
-            Some(0) => changed < count / 4,
+            Some(0) => changed < count / 2,
             Some(k) => stats.sweeps + 1 >= k,
             None => false,
         };

@@ -65,26 +65,65 @@
 //! the other to at most 0: `v(p) = 0`. `lo` and `hi` cannot both be positive (two forcing
 //! strategies against each other would give two different results); the build checks it.
 //!
-//! **Memory.** One working byte per position while building (`lo` and `hi` in 4 bits each,
-//! values up to `15 g`, i.e. 60 seeds), plus the finished smaller layers packed at 3 to 5
-//! bits a position. The 28-seed layer of 2x6 has 1,676,056,044 positions under symmetric
-//! rules (1.68 GB working, 838 MB on disk) and twice that otherwise.
+//! ## Reaching the fixpoint: sweeps, then rounds
 //!
-//! **Time.** Each sweep generates the moves of every position of the layer and ranks every
-//! child. A sweep walks chunks of consecutive indices (`Layout::next`, no unranking) and
-//! chunks run in parallel with rayon; sweeps are counted and stored in the file header. The
-//! final sweep only confirms the fixpoint.
+//! Relay sowing makes predecessors impractical to generate, so the operator is applied
+//! forwards. Each sweep walks the layer in chunks of consecutive indices (`Layout::next`, no
+//! unranking), generates every position's moves and reads each successor's byte; chunks run
+//! in parallel with rayon. The number of sweeps a layer needs is the length of its longest
+//! forced sequence inside the layer (about 40 on 2x6 at 16 seeds, with a long thin tail of
+//! changes), so sweeping to the end is slow. Two things cut it down:
+//!
+//! - **Final positions.** Where the bounds leave spare bits (3 bits each, up to 28 seeds on
+//!   2x6), bit 6 marks a position whose bounds cannot rise any more: every quiet successor
+//!   was final when read (exits never change), or a bound is the largest of the layer. Final
+//!   positions are skipped. By induction a final position's bounds are its fixpoint bounds.
+//! - **Rounds** ([`Method::Auto`]). After the first sweep that changes under half of the
+//!   layer (in practice the first), one more sweep also writes every quiet move (and pass)
+//!   between positions that are not final, reversed (successor, predecessor), to scratch
+//!   files beside the tables, one file per range of successors; the files are then sorted and indexed by blocks of 256
+//!   successors. Bit 7 marks positions whose bounds rose. A round marks (bit 6) the
+//!   predecessors of the changed positions, reading only the blocks that hold one, then
+//!   evaluates the marked positions and marks those that rose. Rounds stop when one changes
+//!   nothing. A round costs its evaluations plus a scan of the working bytes, not a sweep.
+//!
+//! Rounds are exact for the same reason: every bound written is still below the least
+//! fixpoint; and when the rounds stop, every position that is not final has been evaluated
+//! after the last change of each of its successors (every change marks all predecessors for
+//! the next round; final positions never change), so the bounds `X` satisfy `F(X) <= X`.
+//! A pre-fixpoint lies above the least fixpoint (Knaster–Tarski), so `X` is the least
+//! fixpoint. The tests check both methods against an independent solver.
+//!
+//! **Memory.** One working byte per position while building, plus the finished smaller
+//! layers packed at 3 to 5 bits a position (about an eighth of a byte per position of the
+//! layer being built, since each layer is 4 to 5 times the one below), plus, in rounds, the
+//! block index (4 bytes per 256 positions) and, while the move files are sorted, one file
+//! per thread (1/256 of the moves each). The 28-seed layer of 2x6 has 1,676,056,044
+//! positions under symmetric rules: 1.68 GB working, 838 MB on disk, twice that for
+//! `last_four = S | N`. Layers whose bounds need 4 bits (32 seeds and over) have no spare
+//! bits and are built by sweeps alone.
+//!
+//! **Disk.** Rounds need scratch space for the moves: 8 bytes a move, about 2.6 moves a
+//! position that is not final (23 MB for the 12-seed layer, 1.9 GB for 20 seeds, about 9 GB
+//! for 24 and 37 GB for 28). They are deleted when the layer is done. `Method::Sweeps`
+//! needs none.
 //!
 //! ## Splitting the build across machines
 //!
-//! A layer depends only on smaller layers and on itself. For one layer, give each machine an
-//! index range (say `[k N/M, (k+1) N/M)` of `N` positions, `M` machines) and every smaller
-//! layer (read-only, 5 bits a position at most). A sweep becomes: each machine updates its
-//! range, reading the bounds of quiet children from a copy of the whole working array of
-//! the previous round (Jacobi between machines, Gauss–Seidel inside one); after the round the
-//! machines exchange their ranges (1 byte a position) and stop when no range changed. The
-//! exactness argument above holds unchanged (stale reads stay below the fixpoint). Layers
-//! are done one after another; the files are written per range and joined.
+//! A layer depends only on smaller layers and on itself. For one layer, give each of `M`
+//! machines an index range (`[k N/M, (k+1) N/M)` of the `N` positions) and a copy of every
+//! smaller layer (read-only, at most 5 bits a position). A sweep becomes: each machine
+//! updates its own range, reading the bounds of successors from its copy of the whole
+//! working array as of the end of the last exchange (Jacobi between machines, Gauss–Seidel
+//! inside one); then the machines exchange their ranges (1 byte a position, or only the
+//! changed bytes) and stop when no range changed. For rounds, each machine writes the moves
+//! of its own positions into files by successor range and sends each file to the machine
+//! that owns that range; a round is then: each owner lists the predecessors of its changed
+//! positions and sends them to their owners, which evaluate them. The exactness argument
+//! is unchanged (stale reads stay below the fixpoint, and a round that changes nothing
+//! anywhere leaves a pre-fixpoint). Layers are built one after another; each machine writes
+//! the payload of its range, and the ranges are joined into one file (the checksum is
+//! computed over the joined payload).
 //!
 //! ## Files
 //!
