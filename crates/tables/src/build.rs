@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::error::{io, TableError};
 use crate::format::{bits_of, file_name, step_of, write_layer, BuildCounts, Layer, TableKey};
 use crate::index::{Layout, MAX_BOARD};
+use crate::mem::prefetch;
 
 /// Positions a task sweeps in one piece (the unit of parallel work and of progress).
 const CHUNK: u64 = 1 << 15;
@@ -200,19 +201,6 @@ pub(crate) fn index_of(layout: &Layout, p: &Position6) -> u64 {
     }
 }
 
-/// The value of a position whose layer is finished (the board holds more than 4 seeds).
-#[inline(always)]
-fn lower_value(lower: &[Option<Layer>], p: &Position6, missing: &AtomicBool) -> i32 {
-    let n = p.seeds_on_board() as usize;
-    match lower.get(n).and_then(|l| l.as_ref()) {
-        Some(l) => l.value(index_of(l.layout(), p)),
-        None => {
-            missing.store(true, Relaxed);
-            0
-        }
-    }
-}
-
 /// How bounds sit in a working byte: the mover's bound `lo` in the low `width` bits, the
 /// opponent's `hi` above it, both in units of the value step. Where the bounds leave room
 /// (at most 7, so 3 bits each: layers up to 28 seeds of 2x6), bit 6 marks a *final*
@@ -296,8 +284,7 @@ pub enum Method {
     /// Sweep the whole layer until a sweep changes nothing: one byte a position and nothing
     /// else.
     Sweeps,
-    /// Sweep while changes are many (one sweep, in practice); then, in one more sweep, write
-    /// every quiet move between
+    /// Sweep once; then, in the second sweep, also write every quiet move between
     /// positions that are not final, reversed, to scratch files beside the tables, and go on
     /// in *rounds* that evaluate only the predecessors of positions that changed. Layers whose
     /// bounds leave no spare bits (over 28 seeds on 2x6) or with more than 2^32 positions use
@@ -345,48 +332,61 @@ impl Ctx<'_> {
         let mut lo = 0u8;
         let mut hi = u8::MAX;
         let mut all_final = true;
-        let mut quiet = |j: u64, lo: &mut u8, hi: &mut u8, all_final: &mut bool| {
-            let w = self.work[j as usize].load(Relaxed);
-            *lo = (*lo).max(pk.hi(w));
-            *hi = (*hi).min(pk.lo(w));
-            if !pk.is_final(w) {
-                *all_final = false;
-                edge(j);
-            }
-        };
+        // Successors are gathered and their bytes prefetched first, and read after all
+        // moves are generated, so that the cache misses overlap with the sowing.
+        let mut quiet = [0u64; MAX_BOARD];
+        let mut quiet_len = 0;
+        let mut exits: [(i32, Option<&Layer>, u64); MAX_BOARD] = [(0, None, 0); MAX_BOARD];
+        let mut exit_len = 0;
+        let mut moved = false;
         p.for_each_child(&self.rules, |c| {
+            moved = true;
             if c.extra_turn {
-                let x = c.gain as i32
-                    + if c.ended_game {
-                        0
-                    } else {
-                        lower_value(self.lower, &c.position, &self.missing)
-                    };
-                let x = x / self.step;
-                lo = lo.max(x.max(0) as u8);
-                hi = hi.min((-x).max(0) as u8);
+                let e = if c.ended_game {
+                    (c.gain as i32, None, 0)
+                } else {
+                    let n = c.position.seeds_on_board() as usize;
+                    match self.lower.get(n).and_then(|l| l.as_ref()) {
+                        Some(l) => {
+                            let i = index_of(l.layout(), &c.position);
+                            l.prefetch(i);
+                            (c.gain as i32, Some(l), i)
+                        }
+                        None => {
+                            self.missing.store(true, Relaxed);
+                            (c.gain as i32, None, 0)
+                        }
+                    }
+                };
+                exits[exit_len] = e;
+                exit_len += 1;
             } else {
-                quiet(
-                    index_of(self.layout, &c.position),
-                    &mut lo,
-                    &mut hi,
-                    &mut all_final,
-                );
+                let j = index_of(self.layout, &c.position);
+                prefetch(self.work, j as usize);
+                quiet[quiet_len] = j;
+                quiet_len += 1;
             }
         });
-        if hi == u8::MAX {
+        if !moved {
             // No legal move: the side passes, and the same board with the other side to
             // move is this position's only successor. If that side cannot move either, both
             // stay 0.
-            let (mut l, mut h) = (0, u8::MAX);
-            quiet(
-                index_of(self.layout, &p.with_side_flipped()),
-                &mut l,
-                &mut h,
-                &mut all_final,
-            );
-            lo = l;
-            hi = h;
+            quiet[0] = index_of(self.layout, &p.with_side_flipped());
+            quiet_len = 1;
+        }
+        for &(gain, layer, i) in &exits[..exit_len] {
+            let x = (gain + layer.map_or(0, |l| l.value(i))) / self.step;
+            lo = lo.max(x.max(0) as u8);
+            hi = hi.min((-x).max(0) as u8);
+        }
+        for &j in &quiet[..quiet_len] {
+            let w = self.work[j as usize].load(Relaxed);
+            lo = lo.max(pk.hi(w));
+            hi = hi.min(pk.lo(w));
+            if !pk.is_final(w) {
+                all_final = false;
+                edge(j);
+            }
         }
         let done = all_final || lo == pk.top || hi == pk.top;
         pk.pack(lo, hi, done)
@@ -738,6 +738,7 @@ fn build_layer(
         .try_reserve_exact(len)
         .map_err(|_| TableError::Unsupported(format!("cannot allocate {len} bytes")))?;
     bytes.resize(len, 0);
+    crate::mem::advise_huge_pages(&mut bytes);
     // SAFETY: `AtomicU8` has the same size and alignment as `u8`, and `bytes` is not used
     // again while the atomic view lives.
     let work: &[AtomicU8] =
@@ -757,7 +758,7 @@ fn build_layer(
     let edges_at = match options.method {
         Method::Sweeps => None,
         Method::Auto if !edges_possible || count < AUTO_MIN_POSITIONS => None,
-        Method::Auto => Some(0),
+        Method::Auto => Some(2),
         Method::EdgesAt(k) => edges_possible.then_some(k.max(1)),
     };
     let scratch = path.with_extension("moves");
@@ -786,9 +787,9 @@ fn build_layer(
             Ok(())
         }
     };
-    // Auto writes the moves in the sweep after the first one that changes under half of
-    // the layer (in practice the second sweep): rounds cost little more than their
-    // evaluations, a sweep costs the whole layer.
+    // Auto writes the moves in the second sweep: the first finds most exits (and reads
+    // successors that are mostly not final), later sweeps cost the whole layer while rounds
+    // cost little more than their evaluations.
     let mut write_next = edges_at == Some(1);
     let mut files = None;
     loop {
@@ -819,11 +820,7 @@ fn build_layer(
         if changed == 0 {
             break;
         }
-        write_next = match edges_at {
-            Some(0) => changed < count / 2,
-            Some(k) => stats.sweeps + 1 >= k,
-            None => false,
-        };
+        write_next = edges_at.is_some_and(|k| stats.sweeps + 1 >= k);
     }
     if let Some(files) = files {
         // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.

@@ -411,6 +411,12 @@ impl Layer {
         (code as i32 - self.header.seeds as i32 / step) * step
     }
 
+    /// Starts loading the value of position `index` into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, index: u64) {
+        crate::mem::prefetch(&self.data, ((index * self.header.bits as u64) >> 3) as usize);
+    }
+
     /// Reads and checks a layer file: header, rules, layer, sizes and payload checksum.
     pub fn read(path: &Path, key: &TableKey, seeds: usize) -> Result<Layer, TableError> {
         let mut file = File::open(path).map_err(io(path))?;
@@ -462,6 +468,7 @@ impl Layer {
         data.try_reserve_exact(len)
             .map_err(|_| TableError::Unsupported(format!("cannot allocate {len} bytes")))?;
         data.resize(len, 0);
+        crate::mem::advise_huge_pages(&mut data);
         file.read_exact(&mut data).map_err(io(path))?;
         if checksum(&data) != header.payload_checksum {
             return Err(corrupt("payload checksum does not match"));

@@ -78,11 +78,10 @@
 //!   2x6), bit 6 marks a position whose bounds cannot rise any more: every quiet successor
 //!   was final when read (exits never change), or a bound is the largest of the layer. Final
 //!   positions are skipped. By induction a final position's bounds are its fixpoint bounds.
-//! - **Rounds** ([`Method::Auto`]). After the first sweep that changes under half of the
-//!   layer (in practice the first), one more sweep also writes every quiet move (and pass)
-//!   between positions that are not final, reversed (successor, predecessor), to scratch
-//!   files beside the tables, one file per range of successors; the files are then sorted and indexed by blocks of 256
-//!   successors. Bit 7 marks positions whose bounds rose. A round marks (bit 6) the
+//! - **Rounds** ([`Method::Auto`]). The second sweep also writes every quiet move (and
+//!   pass) between positions that are not final, reversed (successor, predecessor), to
+//!   scratch files beside the tables, one file per range of successors; the files are then
+//!   sorted and indexed by blocks of 256 successors. Bit 7 marks positions whose bounds rose. A round marks (bit 6) the
 //!   predecessors of the changed positions, reading only the blocks that hold one, then
 //!   evaluates the marked positions and marks those that rose. Rounds stop when one changes
 //!   nothing. A round costs its evaluations plus a scan of the working bytes, not a sweep.
@@ -138,6 +137,7 @@ mod build;
 mod error;
 pub mod format;
 mod index;
+mod mem;
 mod tables;
 
 pub use build::{
