@@ -1,0 +1,80 @@
+//! Layer files: a stopped build resumes, damaged or foreign files are reported and never
+//! used.
+
+use hoyito_rules::{CaptureSide, LastFour, Rules, Variant};
+use hoyito_tables::{build, key_dir, Quiet, TableError, TableKey, Tables};
+
+fn rules() -> Rules {
+    Rules::default()
+}
+
+#[test]
+fn stopped_build_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rules();
+    build(dir.path(), &r, 8, &Quiet).unwrap();
+    let folder = key_dir(dir.path(), &TableKey::of(&r));
+    // What a build stopped inside layer 12 leaves behind.
+    std::fs::write(folder.join("layer-12.hyt.tmp"), b"half a file").unwrap();
+    std::fs::create_dir_all(folder.join("layer-12.moves")).unwrap();
+    std::fs::write(
+        folder.join("layer-12.moves").join("moves-000.bin"),
+        [1u8; 24],
+    )
+    .unwrap();
+    let stats = build(dir.path(), &r, 12, &Quiet).unwrap();
+    assert!(stats[0].reused, "layer 8 is kept");
+    assert!(!stats[1].reused, "layer 12 is built");
+    assert!(
+        !folder.join("layer-12.moves").exists(),
+        "scratch files are removed"
+    );
+    let t = Tables::open(dir.path(), &r).unwrap();
+    assert_eq!(t.max_seeds(), 12);
+}
+
+#[test]
+fn damaged_and_foreign_files_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rules();
+    build(dir.path(), &r, 8, &Quiet).unwrap();
+    let folder = key_dir(dir.path(), &TableKey::of(&r));
+    let file = folder.join("layer-08.hyt");
+    let good = std::fs::read(&file).unwrap();
+
+    // A flipped bit in the payload, in the header, and a cut file.
+    for (what, bytes) in [
+        ("payload", {
+            let mut b = good.clone();
+            let n = b.len() - 10;
+            b[n] ^= 1;
+            b
+        }),
+        ("header", {
+            let mut b = good.clone();
+            b[30] ^= 1;
+            b
+        }),
+        ("cut", good[..good.len() - 1].to_vec()),
+        ("empty", Vec::new()),
+    ] {
+        std::fs::write(&file, &bytes).unwrap();
+        match Tables::open(dir.path(), &r) {
+            Err(TableError::Corrupt { .. }) => {}
+            other => panic!("{what}: expected a corrupt-file error, got {other:?}"),
+        }
+    }
+
+    // The file of other rules under this folder's name.
+    let other = Rules::new(Variant::Hoyito3, 6, 4, LastFour::Capturer, CaptureSide::Any).unwrap();
+    let odir = tempfile::tempdir().unwrap();
+    build(odir.path(), &other, 8, &Quiet).unwrap();
+    let foreign = key_dir(odir.path(), &TableKey::of(&other)).join("layer-08.hyt");
+    std::fs::copy(&foreign, &file).unwrap();
+    match Tables::open(dir.path(), &r) {
+        Err(TableError::Mismatch { .. }) => {}
+        other => panic!("expected a mismatch, got {other:?}"),
+    }
+    std::fs::write(&file, &good).unwrap();
+    assert_eq!(Tables::open(dir.path(), &r).unwrap().max_seeds(), 8);
+}
