@@ -1,0 +1,58 @@
+//! The tables against exact search: without tables the search must find the stored values,
+//! and with the tables as its oracle it must too.
+
+use std::sync::Arc;
+
+use hoyito_rules::{Position6, Rules, Side};
+use hoyito_search::{Config, Limits, Probe, Searcher};
+use hoyito_tables::{build, Layout, Quiet, Tables, MAX_BOARD};
+
+struct Oracle(Arc<Tables>);
+
+impl Probe<2> for Oracle {
+    fn probe(&self, p: &Position6) -> Option<i32> {
+        self.0.probe(p)
+    }
+    fn max_seeds(&self) -> u32 {
+        self.0.max_seeds() as u32
+    }
+}
+
+/// `count` positions of the layer of `seeds` seeds, spread over its index.
+fn sample(rules: &Rules, seeds: usize, count: u64) -> Vec<Position6> {
+    let wide = rules.with_seeds(8).unwrap();
+    let layout = Layout::new(6, seeds, 1).unwrap();
+    let stride = layout.per_side() / count;
+    (0..count)
+        .map(|k| {
+            let mut b = [0u8; MAX_BOARD];
+            layout.unrank(k * stride + k % 7, &mut b);
+            let side = if k % 2 == 0 { Side::South } else { Side::North };
+            Position6::from_rows(&wide, &b[..6], &b[6..12], side, [0, 0]).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn exact_search_equals_tables() {
+    let rules = Rules::default().with_seeds(8).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &rules, 12, &Quiet).unwrap();
+    let tables = Arc::new(Tables::open(dir.path(), &rules).unwrap());
+    let small = Arc::new(Tables::open_up_to(dir.path(), &rules, 8).unwrap());
+    let plain = Searcher::<2>::new(rules, Config::default());
+    let probed = Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(Oracle(small)));
+    let mut nonzero = 0;
+    for seeds in [8, 12] {
+        for p in sample(&rules, seeds, 30) {
+            let want = tables.probe(&p).unwrap();
+            let r = plain.search(&p, &Limits::exact());
+            assert!(r.exact, "{p}");
+            assert_eq!(r.score, want, "search without tables, {p}");
+            let r = probed.search(&p, &Limits::exact());
+            assert_eq!(r.score, want, "search stopping at the 8-seed tables, {p}");
+            nonzero += (want != 0) as usize;
+        }
+    }
+    assert!(nonzero > 0);
+}
