@@ -1,7 +1,7 @@
 //! Building layers: the bound iteration of the crate documentation, with forward sweeps.
 
 use std::fs::File;
-use std::io::{BufWriter, Write as _};
+use std::io::{BufWriter, Read as _, Write as _};
 use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -579,10 +579,11 @@ struct EdgeSink {
 }
 
 impl EdgeSink {
-    /// Files for `count` positions, about `target` successors a file (at most 256 files).
+    /// Files for `count` positions, about `target` successors a file (at most
+    /// [`MAX_MOVE_FILES`], fewer than a process may usually open).
     fn create(dir: &Path, count: u64, target: u64) -> Result<EdgeSink, TableError> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let buckets = count.div_ceil(target.max(1)).clamp(1, 256);
+        let buckets = count.div_ceil(target.max(1)).clamp(1, MAX_MOVE_FILES);
         let per_bucket = count.div_ceil(buckets);
         let mut files = Vec::new();
         for b in 0..buckets {
@@ -636,6 +637,30 @@ impl EdgeSink {
     }
 }
 
+/// Most move files of a layer. More files make each one smaller to sort in memory.
+const MAX_MOVE_FILES: u64 = 1000;
+
+/// Reads a move file into memory, straight into its final form (one buffer, not two).
+fn read_moves(path: &Path) -> Result<Vec<u64>, TableError> {
+    let mut file = File::open(path).map_err(io(path))?;
+    let bytes = file.metadata().map_err(io(path))?.len() as usize;
+    if bytes & 7 != 0 {
+        return Err(TableError::Corrupt {
+            path: path.to_path_buf(),
+            what: "scratch file cut inside a move".to_string(),
+        });
+    }
+    let mut moves = vec![0u64; bytes / 8];
+    // SAFETY: the bytes of a `u64` slice may be written freely (every bit pattern is a
+    // valid `u64`), and the view ends before `moves` is used again.
+    let view = unsafe { std::slice::from_raw_parts_mut(moves.as_mut_ptr() as *mut u8, bytes) };
+    file.read_exact(view).map_err(io(path))?;
+    for m in &mut moves {
+        *m = u64::from_le(*m);
+    }
+    Ok(moves)
+}
+
 /// Successor positions per block of the move index: the unit a round reads.
 const MOVE_BLOCK: u64 = 256;
 
@@ -666,16 +691,7 @@ impl MoveIndex {
             .into_par_iter()
             .enumerate()
             .map(|(b, path)| -> Result<MoveBucket, TableError> {
-                let bytes = std::fs::read(&path).map_err(io(&path))?;
-                let mut moves: Vec<u64> = bytes
-                    .chunks_exact(8)
-                    .map(|e| {
-                        let mut a = [0u8; 8];
-                        a.copy_from_slice(e);
-                        u64::from_le_bytes(a)
-                    })
-                    .collect();
-                drop(bytes);
+                let mut moves = read_moves(&path)?;
                 moves.sort_unstable();
                 moves.dedup();
                 let first = b as u64 * per_bucket;
@@ -726,7 +742,7 @@ fn build_layer(
     let layout = Layout::new(key.holes, n, sides)
         .ok_or_else(|| TableError::Unsupported(format!("layer {n} too large")))?;
     for m in layers_up_to(n) {
-        if m < n && lower.get(m).is_none_or(|l| l.is_none()) {
+        if m < n && !matches!(lower.get(m), Some(Some(_))) {
             return Err(TableError::MissingLayer { seeds: m });
         }
     }
@@ -799,7 +815,7 @@ fn build_layer(
             // Tests (EdgesAt) use many small files to exercise the index.
             let target = match options.method {
                 Method::EdgesAt(_) => 1 << 12,
-                _ => 1 << 22,
+                _ => 1 << 20,
             };
             Some(EdgeSink::create(&scratch, count, target)?)
         } else {

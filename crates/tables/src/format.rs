@@ -414,7 +414,10 @@ impl Layer {
     /// Starts loading the value of position `index` into the cache.
     #[inline(always)]
     pub(crate) fn prefetch(&self, index: u64) {
-        crate::mem::prefetch(&self.data, ((index * self.header.bits as u64) >> 3) as usize);
+        crate::mem::prefetch(
+            &self.data,
+            ((index * self.header.bits as u64) >> 3) as usize,
+        );
     }
 
     /// Reads and checks a layer file: header, rules, layer, sizes and payload checksum.
