@@ -63,6 +63,7 @@ impl EngineArgs {
             hash_mb: self.hash_mb,
             table: self.table.into(),
             eval: Eval::default(),
+            retrograde_seeds: None,
         })
     }
 }

@@ -10,11 +10,11 @@
 //! use hoyito_search::{Config, Limits, Searcher};
 //!
 //! let rules = Rules::default();
-//! let p = Position6::parse(&rules, "0,0,0,3,0,1/1,1,3,2,0,1 N").unwrap();
+//! let p = Position6::parse(&rules, "4,0,1,0,0,1/0,0,0,0,1,1 S").unwrap();
 //! let searcher = Searcher::new(rules, Config::default());
 //! let r = searcher.search(&p, &Limits::exact());
 //! assert!(r.exact);
-//! assert_eq!(r.score, 12);
+//! assert_eq!(r.score, 8);
 //! ```
 #![deny(missing_docs)]
 
@@ -106,6 +106,10 @@ pub struct Config {
     pub table: TableKind,
     /// Evaluation at the horizon of depth-limited searches.
     pub eval: Eval,
+    /// Seeds on the board up to which exact mode solves cycle components by retrograde
+    /// analysis. `None` picks by board size; `Some(0)` leaves exact mode to alpha-beta alone
+    /// (for tests and measurements: it is far slower on positions with long cycles).
+    pub retrograde_seeds: Option<u32>,
 }
 
 impl Default for Config {
@@ -115,6 +119,7 @@ impl Default for Config {
             hash_mb: 64,
             table: TableKind::Atomic,
             eval: Eval::default(),
+            retrograde_seeds: None,
         }
     }
 }
@@ -264,6 +269,9 @@ impl<const W: usize> Searcher<W> {
     /// Seeds on the board up to which exact mode tries retrograde analysis: components of
     /// positions with more seeds are too large on the boards played.
     fn retro_seeds(&self) -> u32 {
+        if let Some(s) = self.config.retrograde_seeds {
+            return s;
+        }
         match self.rules.holes() {
             0..=4 => 24,
             5..=6 => 12,

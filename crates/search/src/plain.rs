@@ -65,7 +65,7 @@ impl<const W: usize> Plain<'_, W> {
                 0
             }
         } else {
-            let mut best = i32::MIN;
+            let mut best = -(1 << 20);
             for c in list.children() {
                 let g = c.gain as i32;
                 let s = if c.ended_game {
@@ -92,6 +92,9 @@ impl<const W: usize> Plain<'_, W> {
             best
         };
         self.path.pop();
+        if self.stopped {
+            return 0;
+        }
         result
     }
 }

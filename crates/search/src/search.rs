@@ -25,6 +25,7 @@ use std::time::Instant;
 
 use hoyito_rules::{Child, Move, Position, Rules};
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::eval::Eval;
@@ -89,6 +90,10 @@ pub(crate) struct Worker<'s, 'a, const W: usize, T: Table<W>> {
     pub exact: bool,
     /// Results waiting for confirmation: position, key, entry, lowest path index relied on.
     waiting: Vec<(Position<W>, u64, Entry, usize)>,
+    /// Index in `waiting` by board. A waiting result rests only on positions still on the
+    /// path, all assumed to have the outcome their repetitions gave (the one endless play
+    /// favours), so below them it may answer like a table entry, passing its reliance on.
+    local: HashMap<[u64; W], usize, ahash::RandomState>,
 }
 
 impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
@@ -110,6 +115,7 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
             repeated: Vec::with_capacity(256),
             exact: false,
             waiting: Vec::new(),
+            local: HashMap::with_hasher(ahash::RandomState::with_seeds(9, 8, 7, 6)),
         }
     }
 
@@ -255,6 +261,20 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                 }
             }
         }
+        if !self.local.is_empty() {
+            if let Some(&i) = self.local.get(&board) {
+                let (_, _, e, rep) = self.waiting[i];
+                let s = e.score as i32;
+                let cut = match e.bound {
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::Exact => false,
+                };
+                if cut && ply > 0 {
+                    return (s, Dep::at(rep));
+                }
+            }
+        }
         if depth <= 0 {
             self.heuristic += 1;
             return (self.sh.eval.evaluate(&self.sh.rules, p, n), Dep::NONE);
@@ -276,10 +296,12 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
             if self.stopped {
                 return (0, Dep::NONE);
             }
+            let dep = d.negated().settled(-v, me);
             if self.exact && repeated {
-                self.confirm(me, pending0, (-v >= beta) == (0 >= beta));
+                let own = if -v >= beta { dep.lower } else { dep.upper };
+                self.confirm(me, pending0, (-v >= beta) == (0 >= beta), own);
             }
-            return (-v, d.negated().settled(-v, me));
+            return (-v, dep);
         }
 
         // Move ordering: table move, then captures by gain, then killers, then history.
@@ -373,10 +395,11 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
         }
         let repeated = self.repeated[me];
         self.pop();
-        if self.exact && repeated {
-            self.confirm(me, pending0, (best >= beta) == (0 >= beta));
-        }
         let dep = dep.settled(best, me);
+        if self.exact && repeated {
+            let own = if best >= beta { dep.lower } else { dep.upper };
+            self.confirm(me, pending0, (best >= beta) == (0 >= beta), own);
+        }
         let (lower_ok, upper_ok) = (dep.lower == NO_REP, dep.upper == NO_REP);
         let bound = if best >= beta {
             lower_ok.then_some(Bound::Lower)
@@ -404,6 +427,7 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                 depth: PROVEN,
                 mv: best_move,
             };
+            self.local.insert(board, self.waiting.len());
             self.waiting.push((*p, key, e, rep));
         }
         if let Some(bound) = bound {
@@ -434,19 +458,28 @@ impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
     /// own result is the same. If it is, the waiting results that rest only on the node and
     /// positions below it are proven (Y's or X's strategy in the subtree, joined with the
     /// node's own, keeps the same outcome forever or ends in it) and go to the table; if not,
-    /// every result waiting since the node was entered is dropped.
-    fn confirm(&mut self, me: usize, pending0: usize, consistent: bool) {
-        if !consistent {
-            self.waiting.truncate(pending0);
-            return;
-        }
+    /// every result waiting since the node was entered is dropped. When the node's own result
+    /// still rests on a repetition above it (`own`), the confirmed results rest on that one
+    /// too, and keep waiting for it.
+    fn confirm(&mut self, me: usize, pending0: usize, consistent: bool, own: usize) {
         let mut keep = pending0;
         for i in pending0..self.waiting.len() {
             let (p, key, e, rep) = self.waiting[i];
-            if rep >= me {
+            let board = p.board_key();
+            let current = self.local.get(&board) == Some(&i);
+            if current {
+                self.local.remove(&board);
+            }
+            if !consistent {
+                continue;
+            }
+            if rep >= me && own == NO_REP {
                 self.sh.table.store(&p, key, e);
             } else {
-                self.waiting[keep] = self.waiting[i];
+                self.waiting[keep] = (p, key, e, rep.min(own));
+                if current {
+                    self.local.insert(board, keep);
+                }
                 keep += 1;
             }
         }
@@ -456,6 +489,7 @@ impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
     /// Forgets results waiting for confirmation (at the start of a root search).
     pub fn reset_pending(&mut self) {
         self.waiting.clear();
+        self.local.clear();
     }
 }
 

@@ -1,0 +1,267 @@
+//! Exact search on small boards against an independent solver of the whole position graph.
+//!
+//! The reference works on absolute values (South's point of view) layer by layer, from few
+//! seeds on the board to many: captures lead to solved layers, so inside a layer they are
+//! plain numbers, and the layer is a game on a graph where endless play is worth 0. For every
+//! threshold `t` it finds the positions where South can secure at least `t` by naive
+//! iteration to a fixpoint: the least one when `t > 0` (South must reach a capture worth
+//! `t`), the greatest when `t <= 0` (endless play already secures it). Slow, short, and
+//! sharing no code with the search.
+
+use std::collections::HashMap;
+
+use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
+use hoyito_search::{plain_search, Config, Eval, Limits, Searcher};
+
+type Key = [u64; 2];
+
+/// Every position reachable from the start (moves and passes).
+fn reachable(rules: &Rules) -> Vec<Position6> {
+    let start = Position6::start(rules).unwrap();
+    let mut seen: HashMap<Key, ()> = HashMap::new();
+    let mut stack = vec![start];
+    let mut out = Vec::new();
+    seen.insert(start.board_key(), ());
+    while let Some(p) = stack.pop() {
+        out.push(p);
+        let mut next: Vec<Position6> = p
+            .moves(rules)
+            .children()
+            .iter()
+            .filter(|c| !c.ended_game)
+            .map(|c| c.position)
+            .collect();
+        if next.is_empty() {
+            next.push(p.with_side_flipped());
+        }
+        for q in next {
+            if q.seeds_on_board() > 4 && seen.insert(q.board_key(), ()).is_none() {
+                stack.push(q);
+            }
+        }
+    }
+    out
+}
+
+/// Option of a position: a number (South's view) or an edge to a position of the layer.
+enum Opt {
+    Value(i32),
+    Edge(usize),
+}
+
+/// Absolute values (South's view) of all reachable positions.
+fn reference(rules: &Rules) -> HashMap<Key, i32> {
+    let all = reachable(rules);
+    let mut u: HashMap<Key, i32> = HashMap::new();
+    let mut seeds: Vec<u32> = all.iter().map(|p| p.seeds_on_board()).collect();
+    seeds.sort();
+    seeds.dedup();
+    for &n in &seeds {
+        let layer: Vec<Position6> = all
+            .iter()
+            .copied()
+            .filter(|p| p.seeds_on_board() == n)
+            .collect();
+        let index: HashMap<Key, usize> = layer
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.board_key(), i))
+            .collect();
+        let opts: Vec<Vec<Opt>> = layer
+            .iter()
+            .map(|p| {
+                let sign = if p.side_to_move() == Side::South {
+                    1
+                } else {
+                    -1
+                };
+                let list = p.moves(rules);
+                if list.is_empty() {
+                    let q = p.with_side_flipped();
+                    return if q.has_legal_move(rules) {
+                        vec![Opt::Edge(index[&q.board_key()])]
+                    } else {
+                        vec![Opt::Value(0)]
+                    };
+                }
+                list.children()
+                    .iter()
+                    .map(|c| {
+                        let g = sign * c.gain as i32;
+                        if c.ended_game {
+                            Opt::Value(g)
+                        } else if c.extra_turn {
+                            let below = if c.position.seeds_on_board() <= 4 {
+                                0
+                            } else {
+                                u[&c.position.board_key()]
+                            };
+                            Opt::Value(g + below)
+                        } else {
+                            Opt::Edge(index[&c.position.board_key()])
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let south: Vec<bool> = layer
+            .iter()
+            .map(|p| p.side_to_move() == Side::South)
+            .collect();
+        let mut value = vec![i32::MIN; layer.len()];
+        for t in -(n as i32)..=(n as i32) {
+            let mut good = vec![t <= 0; layer.len()];
+            loop {
+                let mut changed = false;
+                for i in 0..layer.len() {
+                    let ok = |o: &Opt| match *o {
+                        Opt::Value(v) => v >= t,
+                        Opt::Edge(j) => good[j],
+                    };
+                    let g = if south[i] {
+                        opts[i].iter().any(ok)
+                    } else {
+                        opts[i].iter().all(ok)
+                    };
+                    if g != good[i] {
+                        good[i] = g;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            for i in 0..layer.len() {
+                if good[i] {
+                    value[i] = t;
+                }
+            }
+        }
+        for (i, p) in layer.iter().enumerate() {
+            u.insert(p.board_key(), value[i]);
+        }
+    }
+    u
+}
+
+fn check(rules: Rules, sample: usize) {
+    let want = reference(&rules);
+    let all = reachable(&rules);
+    let retro = Searcher::<2>::new(
+        rules,
+        Config {
+            hash_mb: 2,
+            ..Config::default()
+        },
+    );
+    let alphabeta = Searcher::<2>::new(
+        rules,
+        Config {
+            hash_mb: 2,
+            retrograde_seeds: Some(0),
+            ..Config::default()
+        },
+    );
+    let two_threads = Searcher::<2>::new(
+        rules,
+        Config {
+            hash_mb: 2,
+            retrograde_seeds: Some(0),
+            threads: 2,
+            ..Config::default()
+        },
+    );
+    let step = (all.len() / sample).max(1);
+    let mut checked = 0;
+    for p in all.iter().step_by(step) {
+        let u = want[&p.board_key()];
+        let v = if p.side_to_move() == Side::South {
+            u
+        } else {
+            -u
+        };
+        let r = retro.search(p, &Limits::exact());
+        assert!(r.exact);
+        assert_eq!(r.score, v, "{rules} {p}: retrograde");
+        // A fresh table for each, so that results are not only read back from earlier ones.
+        alphabeta.clear();
+        let a = alphabeta.search(p, &Limits::exact());
+        assert!(a.exact);
+        assert_eq!(a.score, v, "{rules} {p}: alpha-beta");
+        if let Some(m) = a.best {
+            let c = p.play(&rules, m).unwrap();
+            let s = if c.ended_game {
+                c.gain as i32
+            } else {
+                let child = retro.search(&c.position, &Limits::exact()).score;
+                c.gain as i32 + if c.extra_turn { child } else { -child }
+            };
+            assert_eq!(s, v, "{rules} {p}: move {m}");
+        }
+        let t = two_threads.search(p, &Limits::exact());
+        assert_eq!(t.score, v, "{rules} {p}: two threads");
+        // A depth-limited search that proves its result agrees.
+        let d = alphabeta.search(p, &Limits::depth(24));
+        if d.exact {
+            assert_eq!(d.score, v, "{rules} {p}: proven by a depth-limited search");
+        }
+        // Plain alpha-beta follows the repetition rule literally, on the path.
+        let pl = plain_search(
+            &rules,
+            Eval::default(),
+            p,
+            &Limits {
+                nodes: Some(20_000),
+                ..Limits::exact()
+            },
+        );
+        if pl.exact && !pl.stopped {
+            assert_eq!(pl.score, v, "{rules} {p}: plain");
+        }
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+fn rules(variant: Variant, holes: usize, seeds: usize) -> Rules {
+    Rules::new(variant, holes, seeds, LastFour::Capturer, CaptureSide::Any).unwrap()
+}
+
+#[test]
+fn hoyito2_2x3_two_seeds() {
+    check(rules(Variant::Hoyito2, 3, 2), 150);
+}
+
+#[test]
+fn hoyito3_2x3_three_seeds() {
+    check(rules(Variant::Hoyito3, 3, 3), 150);
+}
+
+#[test]
+fn hoyito2_2x4_two_seeds() {
+    check(rules(Variant::Hoyito2, 4, 2), 60);
+}
+
+#[test]
+fn hoyito3_last_four_north_2x4_one_seed() {
+    check(
+        Rules::new(Variant::Hoyito3, 4, 1, LastFour::North, CaptureSide::Any).unwrap(),
+        150,
+    );
+}
+
+#[test]
+fn hoyito2_opponent_side_2x3_three_seeds() {
+    check(
+        Rules::new(
+            Variant::Hoyito2,
+            3,
+            3,
+            LastFour::Capturer,
+            CaptureSide::Opponent,
+        )
+        .unwrap(),
+        150,
+    );
+}
