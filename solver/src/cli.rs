@@ -79,6 +79,11 @@ pub enum Command {
     /// Best move and value of a position: exact when small enough (or with --exact), else a
     /// depth-, time- or node-limited search.
     Best(search_cmd::BestArgs),
+    /// Search depth and speed on a fixed suite of positions (data/bench), with a node count
+    /// at a fixed depth that fingerprints the search.
+    Bench(search_cmd::BenchArgs),
+    /// Games between two evaluation settings from random openings, both sides of each.
+    Match(search_cmd::MatchArgs),
 }
 
 /// Runs a parsed command line.
@@ -91,6 +96,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Perft(a) => rules_cmd::perft(&cli.rules, json, a),
         Command::Tables(a) => tables_cmd::run(&cli.rules, json, a),
         Command::Best(a) => search_cmd::best(&cli.rules, json, a),
+        Command::Bench(a) => search_cmd::bench(&cli.rules, json, a),
+        Command::Match(a) => search_cmd::play_match(&cli.rules, json, a),
     }
 }
 

@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context as _, Result};
 use clap::{Args, ValueEnum};
-use hoyito_rules::{Diagram, Move, Position, Rules};
-use hoyito_search::{Config, Eval, Limits, SearchResult, Searcher, TableKind};
+use hoyito_rules::{Diagram, Game, Move, Position, Rules, Side};
+use hoyito_search::{plain_search, Config, Eval, Limits, SearchResult, Searcher, TableKind};
 use serde_json::json;
 
 use crate::cli::{position, print_json, resolve, RuleArgs};
@@ -213,4 +213,352 @@ fn result_json(r: &SearchResult) -> serde_json::Value {
         "seconds": r.seconds,
         "stopped": r.stopped,
     })
+}
+
+/// Arguments of `solve bench` (the suite is chosen by `--holes 6|12`, 12 by default).
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Time for each position, in milliseconds.
+    #[arg(long = "time-ms", default_value_t = 1000)]
+    pub time_ms: u64,
+    /// Search each position to this depth instead of for a time (time-to-depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Depth of the single-threaded searches whose total node count is the fingerprint
+    /// [default: 10 on 2x6, 7 on 2x12].
+    #[arg(long = "fingerprint-depth")]
+    pub fingerprint_depth: Option<u32>,
+    /// Plain alpha-beta (no table, no move ordering, one thread) for comparison.
+    #[arg(long)]
+    pub plain: bool,
+    /// A suite file to use instead of the built-in one (one position a line, '#' comments).
+    #[arg(long)]
+    pub suite: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// The built-in bench suites (kept in `data/bench/`).
+const SUITE6: &str = include_str!("../../data/bench/suite6.txt");
+const SUITE12: &str = include_str!("../../data/bench/suite12.txt");
+
+/// `solve bench`.
+pub fn bench(args: &RuleArgs, json: bool, a: &BenchArgs) -> Result<()> {
+    // The built-in suite is picked by --holes (12 when not given).
+    let text = match &a.suite {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?,
+        None => match args.holes.unwrap_or(12) {
+            6 => SUITE6.to_string(),
+            12 => SUITE12.to_string(),
+            h => bail!("there is a built-in suite for 6 and 12 holes, not {h}"),
+        },
+    };
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let first = lines.first().context("the suite holds no position")?;
+    let (rules, _) = resolve(args, Some(first))?;
+    dispatch!(rules, bench_sized(&rules, &lines, a, json))
+}
+
+fn bench_sized<const W: usize>(
+    rules: &Rules,
+    lines: &[&str],
+    a: &BenchArgs,
+    json: bool,
+) -> Result<()> {
+    let config = a.engine.config()?;
+    let threads = if a.plain { 1 } else { config.threads };
+    let mut positions = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let p = Position::<W>::parse(rules, l)
+            .with_context(|| format!("suite line {}: bad position '{l}'", i + 1))?;
+        positions.push(p);
+    }
+    let limits = match a.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::time_ms(a.time_ms),
+    };
+    let run = |p: &Position<W>, limits: &Limits, threads: usize| -> SearchResult {
+        if a.plain {
+            plain_search(rules, config.eval, p, limits)
+        } else {
+            let s = Searcher::<W>::new(*rules, Config { threads, ..config });
+            s.search(p, limits)
+        }
+    };
+    let mut rows = Vec::new();
+    let (mut nodes, mut secs, mut depth_sum) = (0u64, 0f64, 0u64);
+    for p in &positions {
+        let r = run(p, &limits, threads);
+        nodes += r.nodes;
+        secs += r.seconds;
+        depth_sum += r.depth as u64;
+        rows.push(json!({
+            "position": p.to_string(),
+            "depth": r.depth,
+            "nodes": r.nodes,
+            "seconds": r.seconds,
+            "nodes_per_second": r.nodes as f64 / r.seconds.max(1e-9),
+            "move": r.best.map(|m| m.0),
+            "score": r.score,
+        }));
+        if !json {
+            println!(
+                "{:<60} depth {:>3}  nodes {:>11}  {:>6.2} s  {:>6.2} Mn/s",
+                p.to_string(),
+                r.depth,
+                r.nodes,
+                r.seconds,
+                r.nodes as f64 / r.seconds.max(1e-9) / 1e6
+            );
+        }
+    }
+    let fp_depth = a
+        .fingerprint_depth
+        .unwrap_or(if rules.holes() <= 6 { 10 } else { 7 });
+    let fingerprint: u64 = positions
+        .iter()
+        .map(|p| run(p, &Limits::depth(fp_depth), 1).nodes)
+        .sum();
+    let n = positions.len().max(1) as f64;
+    let nps = nodes as f64 / secs.max(1e-9);
+    if json {
+        print_json(&json!({
+            "holes": rules.holes(),
+            "time_ms": if a.depth.is_none() { Some(a.time_ms) } else { None },
+            "depth": a.depth,
+            "threads": threads,
+            "plain": a.plain,
+            "table": format!("{:?}", config.table).to_lowercase(),
+            "positions": rows,
+            "mean_depth": depth_sum as f64 / n,
+            "nodes": nodes,
+            "seconds": secs,
+            "nodes_per_second": nps,
+            "nodes_per_second_per_thread": nps / threads as f64,
+            "fingerprint_depth": fp_depth,
+            "fingerprint": fingerprint,
+        }));
+    } else {
+        println!(
+            "{} positions, {} thread(s){}: mean depth {:.2}, {} nodes in {:.2} s, {:.2} M nodes/s",
+            positions.len(),
+            threads,
+            if a.plain { ", plain alpha-beta" } else { "" },
+            depth_sum as f64 / n,
+            nodes,
+            secs,
+            nps / 1e6
+        );
+        println!("fingerprint (nodes at depth {fp_depth}, 1 thread): {fingerprint}");
+    }
+    Ok(())
+}
+
+/// Arguments of `solve match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Game pairs to play (each opening is played twice, sides swapped).
+    #[arg(long, default_value_t = 20)]
+    pub pairs: usize,
+    /// Time per move of both players, in milliseconds.
+    #[arg(long = "time-ms", conflicts_with = "depth")]
+    pub time_ms: Option<u64>,
+    /// Depth per move of both players [default: 8].
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Player A's evaluation weight of the row difference (sixteenths of a seed).
+    #[arg(long = "a-row", default_value_t = Eval::default().row)]
+    pub a_row: i32,
+    /// Player A's evaluation weight of the non-empty-hole difference.
+    #[arg(long = "a-mobility", default_value_t = Eval::default().mobility)]
+    pub a_mobility: i32,
+    /// Player B's evaluation weight of the row difference.
+    #[arg(long = "b-row", default_value_t = 0)]
+    pub b_row: i32,
+    /// Player B's evaluation weight of the non-empty-hole difference.
+    #[arg(long = "b-mobility", default_value_t = 0)]
+    pub b_mobility: i32,
+    /// Random plies played from the start before the players take over.
+    #[arg(long = "random-plies", default_value_t = 4)]
+    pub random_plies: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Longest game, in plies (a longer game is scored by the captures so far).
+    #[arg(long = "max-plies", default_value_t = 600)]
+    pub max_plies: usize,
+    /// Write positions reached in the games to this file (for bench suites).
+    #[arg(long)]
+    pub dump: Option<std::path::PathBuf>,
+    /// Plies at which positions are written, comma-separated.
+    #[arg(long = "dump-plies", value_delimiter = ',', default_value = "4,20,40")]
+    pub dump_plies: Vec<usize>,
+    /// Games played at once (each player searches on one thread) [default: all cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size of each player, in MiB.
+    #[arg(long = "hash-mb", default_value_t = 16)]
+    pub hash_mb: usize,
+}
+
+/// A small deterministic random generator (splitmix64) for match openings.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// `solve match`.
+pub fn play_match(args: &RuleArgs, json: bool, a: &MatchArgs) -> Result<()> {
+    let (rules, _) = resolve(args, None)?;
+    if a.pairs == 0 {
+        bail!("--pairs must be at least 1");
+    }
+    dispatch!(rules, match_sized(&rules, a, json))
+}
+
+/// One game: the final captured difference South minus North, and the dumped positions.
+fn play_game<const W: usize>(
+    rules: &Rules,
+    opening: &[Move],
+    players: [&Searcher<W>; 2],
+    limits: &Limits,
+    a: &MatchArgs,
+) -> (i32, Vec<String>) {
+    let mut dumped = Vec::new();
+    let mut game = Game::new(*rules, Position::<W>::start(rules).expect("valid rules"));
+    let mut ply = 0;
+    let mut dump = |g: &Game<W>, ply: usize| {
+        if a.dump_plies.contains(&ply) && !g.is_over() {
+            dumped.push(g.position().to_string());
+        }
+    };
+    for &m in opening {
+        dump(&game, ply);
+        if game.play(m).is_err() {
+            break;
+        }
+        ply += 1;
+    }
+    while !game.is_over() && ply < a.max_plies {
+        dump(&game, ply);
+        let p = game.position();
+        let who = p.side_to_move().index();
+        players[who].clear();
+        let r = players[who].search(&p, limits);
+        let Some(m) = r.best else { break };
+        if game.play(m).is_err() {
+            break;
+        }
+        ply += 1;
+    }
+    let p = game.position();
+    (
+        p.captured(Side::South) as i32 - p.captured(Side::North) as i32,
+        dumped,
+    )
+}
+
+fn match_sized<const W: usize>(rules: &Rules, a: &MatchArgs, json: bool) -> Result<()> {
+    let limits = match a.time_ms {
+        Some(t) => Limits::time_ms(t),
+        None => Limits::depth(a.depth.unwrap_or(8)),
+    };
+    let eval_a = Eval {
+        row: a.a_row,
+        mobility: a.a_mobility,
+    };
+    let eval_b = Eval {
+        row: a.b_row,
+        mobility: a.b_mobility,
+    };
+    // Openings: random legal plies from the start, fixed by the seed.
+    let mut rng = Rng(a.seed);
+    let openings: Vec<Vec<Move>> = (0..a.pairs)
+        .map(|_| {
+            let mut g = Game::new(*rules, Position::<W>::start(rules).expect("valid rules"));
+            let mut moves = Vec::new();
+            while moves.len() < a.random_plies && !g.is_over() {
+                let list = g.position().moves(rules);
+                let c = list.children();
+                let m = c[(rng.next() % c.len() as u64) as usize].mv;
+                g.play(m).expect("a listed move is legal");
+                moves.push(m);
+            }
+            moves
+        })
+        .collect();
+    let config = |eval| Config {
+        threads: 1,
+        hash_mb: a.hash_mb,
+        table: TableKind::Atomic,
+        eval,
+        retrograde_seeds: None,
+    };
+    let games = |opening: &Vec<Move>| {
+        let pa = Searcher::<W>::new(*rules, config(eval_a));
+        let pb = Searcher::<W>::new(*rules, config(eval_b));
+        // A plays South, then North.
+        let (d1, mut dump) = play_game(rules, opening, [&pa, &pb], &limits, a);
+        let (d2, dump2) = play_game(rules, opening, [&pb, &pa], &limits, a);
+        dump.extend(dump2);
+        (d1, -d2, dump)
+    };
+    let results: Vec<(i32, i32, Vec<String>)> = {
+        use rayon::prelude::*;
+        crate::rules_cmd::with_threads(a.threads, || openings.par_iter().map(games).collect())?
+    };
+    let (mut wins, mut draws, mut losses, mut margin) = (0, 0, 0, 0i64);
+    for &(x, y, _) in &results {
+        for d in [x, y] {
+            margin += d as i64;
+            match d.cmp(&0) {
+                std::cmp::Ordering::Greater => wins += 1,
+                std::cmp::Ordering::Equal => draws += 1,
+                std::cmp::Ordering::Less => losses += 1,
+            }
+        }
+    }
+    if let Some(path) = &a.dump {
+        let mut out = String::new();
+        for (_, _, d) in &results {
+            for l in d {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let games_played = 2 * results.len();
+    let score = (wins as f64 + 0.5 * draws as f64) / games_played as f64;
+    if json {
+        print_json(&json!({
+            "games": games_played,
+            "a": {"row": a.a_row, "mobility": a.a_mobility},
+            "b": {"row": a.b_row, "mobility": a.b_mobility},
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "score": score,
+            "mean_margin": margin as f64 / games_played as f64,
+        }));
+    } else {
+        println!(
+            "A (row {}, mobility {}) vs B (row {}, mobility {}): {} games, +{} ={} -{}, score {:.3}, mean margin {:+.2} seeds for A",
+            a.a_row, a.a_mobility, a.b_row, a.b_mobility, games_played, wins, draws, losses, score,
+            margin as f64 / games_played as f64
+        );
+    }
+    Ok(())
 }
