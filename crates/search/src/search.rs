@@ -243,6 +243,11 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
         alpha = alpha.max(-n);
         beta = beta.min(n);
 
+        if depth <= 0 {
+            // Horizon nodes are most of the tree: a table probe costs more than it saves.
+            self.heuristic += 1;
+            return (self.sh.eval.evaluate(&self.sh.rules, p, n), Dep::NONE);
+        }
         let mut tt_move = 0u8;
         if let Some(e) = self.sh.table.probe(p, key) {
             tt_move = e.mv;
@@ -274,10 +279,6 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                     return (s, Dep::at(rep));
                 }
             }
-        }
-        if depth <= 0 {
-            self.heuristic += 1;
-            return (self.sh.eval.evaluate(&self.sh.rules, p, n), Dep::NONE);
         }
 
         let list = p.moves(&self.sh.rules);
