@@ -95,7 +95,10 @@ fn main() {
         });
         layout.next(&mut b);
     }
-    println!("+read at once: {:6.1} ns", t.elapsed().as_nanos() as f64 / count as f64);
+    println!(
+        "+read at once: {:6.1} ns",
+        t.elapsed().as_nanos() as f64 / count as f64
+    );
     let t = Instant::now();
     layout.unrank(start, &mut b);
     for _ in 0..count {
@@ -127,7 +130,10 @@ fn main() {
         }
         layout.next(&mut b);
     }
-    println!("+prefetched:   {:6.1} ns", t.elapsed().as_nanos() as f64 / count as f64);
+    println!(
+        "+prefetched:   {:6.1} ns",
+        t.elapsed().as_nanos() as f64 / count as f64
+    );
     println!("{acc}");
     order_stats(n, 200_000);
 }
@@ -157,5 +163,8 @@ pub fn order_stats(n: usize, count: u64) {
             }
         });
     }
-    println!("quiet children below the parent: {:.1}%", 100.0 * below as f64 / all as f64);
+    println!(
+        "quiet children below the parent: {:.1}%",
+        100.0 * below as f64 / all as f64
+    );
 }
