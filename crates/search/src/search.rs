@@ -4,18 +4,26 @@
 //! # Exactness with repetition
 //!
 //! A repetition on the search path is worth 0, but that 0 depends on the path, not only on
-//! the position (the graph-history problem). A result is stored in the table only when it
-//! did not use a repetition of a position *above* the node: each call returns, with its
-//! score, the lowest path index a repetition in its subtree referred to, and the node stores
-//! its result only when that index is its own or deeper. Such a result is the value of the
-//! node as the root of its own game, which equals the retrograde fixpoint value (endless play
-//! worth 0), so the table only ever holds bounds on true values. Using true values in place
-//! of path-dependent ones below a node keeps the root value exact: under an optimal
-//! positional strategy of the endless game, `captures so far + value of the current
-//! position` never moves against its player, and a cycle the opponent can force back to a
-//! position is worth at most 0 to that player, so neither a stored value nor a repetition
-//! can lift or lower the root's minimax value. Tests check this against an independent
-//! retrograde solver.
+//! the position (the graph-history problem). Each call returns, with its fail-soft score,
+//! the lowest path index of a repeated position that each of its two claims ("at least the
+//! score", "at most the score") rests on ([`Dep`]). Three rules keep the table exact:
+//!
+//! 1. A claim that rests on no repetition above the node is the node's value as the root of
+//!    its own game, which equals the retrograde fixpoint (endless play worth 0): it is
+//!    stored. Using such true values below a node keeps the root exact: under an optimal
+//!    positional strategy of the endless game, `captures so far + value of the current
+//!    position` never moves against its player, and a cycle the opponent can force back to a
+//!    position is worth at most 0 to that player.
+//! 2. A repetition of a position above the node is worth exactly 0 to the node (no capture
+//!    on a cycle), so "at least `s`" with `s > 0`, and "at most `s`" with `s < 0`, never rest
+//!    on one: the strategy that proves them avoids such lines.
+//! 3. In an exact (null-window) search every repetition counts as a win for the side that
+//!    endless play favours, so the results resting on one are claims of that side, proved
+//!    co-inductively. They wait (see `confirm`) until the repeated position gets its own
+//!    result: if that agrees and rests on nothing above, they are proven and stored; if it
+//!    disagrees they are dropped. Meanwhile they answer repeated visits below that position.
+//!
+//! Tests check all of this against an independent solver of whole small games.
 //!
 //! A result is *proven* (stored with depth [`PROVEN`]) when no heuristic evaluation and no
 //! unproven table entry was used in its subtree; only proven entries answer an exact search.
@@ -37,6 +45,8 @@ use crate::Probe;
 pub(crate) const NO_REP: usize = usize::MAX;
 /// Depth that never reaches the horizon: an exact search.
 pub(crate) const INFINITE: i32 = 1 << 20;
+/// Longest path searched; a search thread's stack holds it with room to spare.
+const MAX_PLY: usize = 200_000;
 
 /// Everything the threads of one search share.
 pub(crate) struct Shared<'a, const W: usize, T: Table<W>> {
@@ -193,6 +203,11 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
         self.pending += 1;
         if self.pending >= 1024 {
             self.poll();
+        }
+        if ply >= MAX_PLY {
+            // A path this long only comes from wandering a huge cycle component: give up
+            // (the result is reported as not exact) rather than exhaust the stack.
+            self.stopped = true;
         }
         if self.stopped {
             return (0, Dep::NONE);

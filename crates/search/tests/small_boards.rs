@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
-use hoyito_search::{plain_search, Config, Eval, Limits, Searcher};
+use hoyito_search::{plain_search, Config, Eval, Limits, Probe, Searcher};
 
 type Key = [u64; 2];
 
@@ -145,8 +145,40 @@ fn reference(rules: &Rules) -> HashMap<Key, i32> {
     u
 }
 
+/// An oracle of the reference values of small positions.
+struct Oracle {
+    values: HashMap<Key, i32>,
+    max_seeds: u32,
+}
+
+impl Probe<2> for Oracle {
+    fn probe(&self, p: &Position6) -> Option<i32> {
+        let u = *self.values.get(&p.board_key())?;
+        Some(if p.side_to_move() == Side::South {
+            u
+        } else {
+            -u
+        })
+    }
+    fn max_seeds(&self) -> u32 {
+        self.max_seeds
+    }
+}
+
 fn check(rules: Rules, sample: usize) {
     let want = reference(&rules);
+    let with_oracle = Searcher::<2>::new(
+        rules,
+        Config {
+            hash_mb: 2,
+            retrograde_seeds: Some(0),
+            ..Config::default()
+        },
+    )
+    .with_probe(Box::new(Oracle {
+        values: want.clone(),
+        max_seeds: 8,
+    }));
     let all = reachable(&rules);
     let retro = Searcher::<2>::new(
         rules,
@@ -199,6 +231,9 @@ fn check(rules: Rules, sample: usize) {
             };
             assert_eq!(s, v, "{rules} {p}: move {m}");
         }
+        with_oracle.clear();
+        let o = with_oracle.search(p, &Limits::exact());
+        assert_eq!(o.score, v, "{rules} {p}: with an oracle");
         let t = two_threads.search(p, &Limits::exact());
         assert_eq!(t.score, v, "{rules} {p}: two threads");
         // A depth-limited search that proves its result agrees.
