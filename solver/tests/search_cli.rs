@@ -30,9 +30,9 @@ fn best_exact_small_position() {
         "--exact",
         "--threads",
         "1",
-        "0,0,0,3,0,1/1,1,3,2,0,1 N",
+        "4,0,1,0,0,1/0,0,0,0,1,1 S",
     ]);
-    assert_eq!(v["score"], 12);
+    assert_eq!(v["score"], 8);
     assert_eq!(v["exact"], true);
     assert_eq!(v["pv"][0], v["move"]);
     assert!(v["nodes"].as_u64().unwrap() > 0);
@@ -41,7 +41,7 @@ fn best_exact_small_position() {
 
 #[test]
 fn best_without_limit_solves_small_positions_exactly() {
-    let v = json(&["best", "--json", "0,0,0,3,0,1/1,1,3,2,0,1", "N"]);
+    let v = json(&["best", "--json", "4,0,1,0,0,1/0,0,0,0,1,1", "S"]);
     assert_eq!(v["exact"], true);
     assert!(v["mode"].as_str().unwrap().starts_with("exact"));
 }
@@ -67,10 +67,10 @@ fn best_all_moves_lists_every_legal_move() {
         "--all-moves",
         "--threads",
         "1",
-        "0,0,0,3,0,1/1,1,3,2,0,1 N",
+        "4,0,1,0,0,1/0,0,0,0,1,1 S",
     ]);
     let moves = v["moves"].as_array().unwrap();
-    assert_eq!(moves.len(), 5);
+    assert_eq!(moves.len(), 3);
     let top = moves
         .iter()
         .map(|m| m["score"].as_i64().unwrap())
@@ -108,4 +108,61 @@ fn best_rejects_bad_input() {
         assert!(!ok, "{args:?} should fail");
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     }
+}
+
+#[test]
+fn bench_reports_depth_nodes_and_fingerprint() {
+    let args = [
+        "bench",
+        "--json",
+        "--holes",
+        "6",
+        "--depth",
+        "4",
+        "--fingerprint-depth",
+        "3",
+        "--threads",
+        "1",
+    ];
+    let v = json(&args);
+    assert_eq!(v["holes"], 6);
+    let positions = v["positions"].as_array().unwrap();
+    assert!(positions.len() >= 5);
+    for p in positions {
+        assert!(p["depth"].as_u64().unwrap() >= 1);
+        assert!(p["nodes"].as_u64().unwrap() > 0);
+    }
+    // The fingerprint is the same from run to run.
+    assert_eq!(json(&args)["fingerprint"], v["fingerprint"]);
+    let plain = json(&[
+        "bench",
+        "--json",
+        "--holes",
+        "12",
+        "--depth",
+        "2",
+        "--fingerprint-depth",
+        "2",
+        "--plain",
+    ]);
+    assert_eq!(plain["plain"], true);
+    assert_eq!(plain["holes"], 12);
+}
+
+#[test]
+fn match_plays_both_sides_of_each_opening() {
+    let v = json(&[
+        "match",
+        "--json",
+        "--pairs",
+        "2",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(v["games"], 4);
+    let total =
+        v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["losses"].as_u64().unwrap();
+    assert_eq!(total, 4);
 }
