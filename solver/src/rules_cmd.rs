@@ -66,14 +66,15 @@ pub fn joined(words: &[String]) -> Option<String> {
 pub fn split_position(words: &[String]) -> (String, &[String]) {
     let mut end = 1.min(words.len());
     let mut parts: Vec<&str> = words[..end].iter().map(String::as_str).collect();
-    if parts.len() == 1 && !parts[0].contains(' ') {
-        if matches!(words.get(end).map(String::as_str), Some("S" | "N")) {
+    if parts.len() == 1
+        && !parts[0].contains(' ')
+        && matches!(words.get(end).map(String::as_str), Some("S" | "N"))
+    {
+        parts.push(&words[end]);
+        end += 1;
+        if words.get(end).is_some_and(|w| w.contains('-')) {
             parts.push(&words[end]);
             end += 1;
-            if words.get(end).is_some_and(|w| w.contains('-')) {
-                parts.push(&words[end]);
-                end += 1;
-            }
         }
     }
     (parts.join(" "), &words[end..])
