@@ -1,12 +1,15 @@
 //! The search subcommands: `best` (best move and value), `bench` (search depth and speed on
 //! a fixed suite) and `match` (games between two search settings, to tune the evaluation).
 
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, ValueEnum};
 use hoyito_rules::{Diagram, Game, Move, Position, Rules, Side};
-use hoyito_search::{plain_search, Config, Eval, Limits, SearchResult, Searcher, TableKind};
+use hoyito_search::{plain_search, Config, Eval, Limits, Probe, SearchResult, Searcher, TableKind};
+use hoyito_tables::Tables;
 use serde_json::json;
 
 use crate::cli::{position, print_json, resolve, RuleArgs};
@@ -89,8 +92,51 @@ pub struct BestArgs {
     /// Also give every legal move with its score.
     #[arg(long = "all-moves")]
     pub all_moves: bool,
+    /// Endgame tables to use (2x6 only): positions with seeds on the board within them are
+    /// exact at once, and exact search stops at them [default: data/tables when built].
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Search without endgame tables.
+    #[arg(long = "no-tables", conflicts_with = "tables")]
+    pub no_tables: bool,
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// Endgame tables as the search's oracle.
+struct TableProbe(Arc<Tables>);
+
+impl<const W: usize> Probe<W> for TableProbe {
+    fn probe(&self, p: &Position<W>) -> Option<i32> {
+        self.0.probe(&p.cast::<2>()?)
+    }
+    fn max_seeds(&self) -> u32 {
+        self.0.max_seeds() as u32
+    }
+}
+
+/// Opens the endgame tables `best` asked for: `None` when they are turned off, not built for
+/// these rules (the default folder only), or the board is not 2x6.
+fn open_tables(rules: &Rules, a: &BestArgs) -> Result<Option<Arc<Tables>>> {
+    if a.no_tables || rules.holes() != 6 {
+        return Ok(None);
+    }
+    let dir = a
+        .tables
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(crate::tables_cmd::DEFAULT_DIR));
+    let tables = Tables::open(&dir, rules)
+        .with_context(|| format!("cannot use the endgame tables in {}", dir.display()))?;
+    if tables.max_seeds() == 0 {
+        if a.tables.is_some() {
+            bail!(
+                "no endgame tables for these rules in {} (build them with `solve tables build`)",
+                dir.display()
+            );
+        }
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(tables)))
 }
 
 /// `solve best`.
@@ -111,7 +157,12 @@ fn best_sized<const W: usize>(
     json: bool,
 ) -> Result<()> {
     let p: Position<W> = position(rules, d)?;
-    let searcher = Searcher::<W>::new(*rules, a.engine.config()?);
+    let tables = open_tables(rules, a)?;
+    let mut searcher = Searcher::<W>::new(*rules, a.engine.config()?);
+    if let Some(t) = &tables {
+        searcher = searcher.with_probe(Box::new(TableProbe(Arc::clone(t))));
+    }
+    let tables_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
     let mut limits = Limits {
         depth: a.depth,
         time: a.time_ms.map(Duration::from_millis),
@@ -144,6 +195,7 @@ fn best_sized<const W: usize>(
         out["position"] = json!(p.to_string());
         out["mode"] = json!(mode);
         out["threads"] = json!(searcher.config().threads);
+        out["tables_max_seeds"] = json!(tables_seeds);
         if let Some(all) = &all {
             out["moves"] = json!(all
                 .iter()
@@ -154,6 +206,9 @@ fn best_sized<const W: usize>(
     } else {
         println!("{p}");
         println!("search: {mode}");
+        if tables_seeds > 0 {
+            println!("endgame tables up to {tables_seeds} seeds on the board");
+        }
         match r.best {
             Some(m) => println!(
                 "best move {m}, score {}{}",

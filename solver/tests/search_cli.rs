@@ -166,3 +166,56 @@ fn match_plays_both_sides_of_each_opening() {
         v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["losses"].as_u64().unwrap();
     assert_eq!(total, 4);
 }
+
+#[test]
+fn best_uses_endgame_tables_when_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (ok, _, err) = solve(&["tables", "build", "--max-seeds", "12", "--dir", d]);
+    assert!(ok, "build: {err}");
+    // A 12-seed position of data/conformance/values.jsonl, value 12 for North.
+    let pos = "0,0,0,3,0,1/1,1,3,2,0,1 N";
+    let with = json(&["best", "--json", "--threads", "1", "--tables", d, pos]);
+    assert_eq!(with["score"], 12);
+    assert_eq!(with["exact"], true);
+    assert_eq!(with["tables_max_seeds"], 12);
+    let without = json(&["best", "--json", "--threads", "1", "--no-tables", pos]);
+    assert_eq!(without["score"], 12);
+    assert_eq!(without["tables_max_seeds"], 0);
+    // The move given has the score given: play it and probe the child.
+    let mv = with["move"].as_u64().unwrap().to_string();
+    let after = json(&["apply", "--json", pos, &mv]);
+    let child = json(&[
+        "best",
+        "--json",
+        "--threads",
+        "1",
+        "--tables",
+        d,
+        after["position"].as_str().unwrap(),
+    ]);
+    let gained = after["captured"][1].as_i64().unwrap();
+    let same_side = after["position"].as_str().unwrap().contains(" N ");
+    let child_score = child["score"].as_i64().unwrap();
+    let total = gained + if same_side { child_score } else { -child_score };
+    assert_eq!(total, 12);
+    // A 2x6 position with more seeds than the tables still searches (and stops at them).
+    let big = json(&[
+        "best",
+        "--json",
+        "--threads",
+        "1",
+        "--tables",
+        d,
+        "--exact",
+        "2,1,2,2,1,2/2,1,2,2,1,2 S",
+    ]);
+    assert_eq!(big["exact"], true);
+    // A folder without tables for these rules is an error when asked for explicitly.
+    let empty = tempfile::tempdir().unwrap();
+    let (ok, out, err) = solve(&["best", "--tables", empty.path().to_str().unwrap()]);
+    assert!(
+        !ok && out.is_empty() && err.contains("no endgame tables"),
+        "{err}"
+    );
+}

@@ -372,6 +372,38 @@ impl<const W: usize> Position<W> {
         self.get(Self::CAPTURED_LANE + side.index())
     }
 
+    /// The same position in another position type: `None` when the board does not fit.
+    ///
+    /// ```
+    /// use hoyito_rules::{Position12, Position6, Rules};
+    /// let r = Rules::default();
+    /// let big = Position12::start(&r).unwrap();
+    /// assert_eq!(big.cast::<2>(), Some(Position6::start(&r).unwrap()));
+    /// ```
+    #[inline]
+    pub fn cast<const V: usize>(&self) -> Option<Position<V>> {
+        let mut out = Position::<V> { lanes: [0; V] };
+        if V == W {
+            out.lanes.copy_from_slice(&self.lanes[..V]);
+            return Some(out);
+        }
+        let h = self.holes();
+        if h > Position::<V>::MAX_HOLES {
+            return None;
+        }
+        for i in 0..2 * h {
+            out.set(i, self.get(i));
+        }
+        out.set(Position::<V>::HOLES_LANE, h as u8);
+        out.set(Position::<V>::CAPTURED_LANE, self.get(Self::CAPTURED_LANE));
+        out.set(
+            Position::<V>::CAPTURED_LANE + 1,
+            self.get(Self::CAPTURED_LANE + 1),
+        );
+        out.set(Position::<V>::SIDE_LANE, self.get(Self::SIDE_LANE));
+        Some(out)
+    }
+
     /// The same board and side to move with other captured counts.
     pub fn with_captured(mut self, south: u8, north: u8) -> Self {
         self.set(Self::CAPTURED_LANE, south);

@@ -263,7 +263,12 @@ impl<const W: usize> Searcher<W> {
     /// Whether an exact search of `p` is expected to finish quickly (its seeds on the board
     /// are few enough for retrograde analysis of its component).
     pub fn exact_is_quick(&self, p: &Position<W>) -> bool {
-        p.seeds_on_board() <= self.retro_seeds()
+        p.seeds_on_board() <= self.retro_seeds().max(self.probe_seeds())
+    }
+
+    /// Seeds on the board up to which the oracle (endgame tables) answers; 0 without one.
+    fn probe_seeds(&self) -> u32 {
+        self.probe.as_ref().map_or(0, |o| o.max_seeds())
     }
 
     /// Seeds on the board up to which exact mode tries retrograde analysis: components of
@@ -288,23 +293,43 @@ impl<const W: usize> Searcher<W> {
     /// components involved fit the cap.
     fn solve_retro(&self, root: &Position<W>) -> Option<(Option<Move>, i32, Vec<Move>)> {
         let mut retro = self.retro.lock().unwrap_or_else(|e| e.into_inner());
-        let score = retro.value(root)?;
+        self.solve_by(root, |p| retro.value(p))
+    }
+
+    /// Exact value, best move and a principal variation from the oracle, if it covers `root`
+    /// (every position reached without a capture has the same seeds, and captures only
+    /// lower them, so the whole line stays within the oracle).
+    fn solve_probe(&self, root: &Position<W>) -> Option<(Option<Move>, i32, Vec<Move>)> {
+        let o = self.probe.as_deref()?;
+        if root.seeds_on_board() > o.max_seeds() {
+            return None;
+        }
+        self.solve_by(root, |p| if p.is_live() { o.probe(p) } else { Some(0) })
+    }
+
+    /// Exact value, best move and a principal variation given an exact value function: the
+    /// line follows moves that keep the value, while no position repeats.
+    fn solve_by(
+        &self,
+        root: &Position<W>,
+        mut value: impl FnMut(&Position<W>) -> Option<i32>,
+    ) -> Option<(Option<Move>, i32, Vec<Move>)> {
+        let score = value(root)?;
         let mut pv = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut p = *root;
         let mut best = None;
-        // Follow moves that keep the value, while no position repeats.
         while pv.len() < 64 && seen.insert(p.board_key()) {
-            let v = retro.value(&p)?;
+            let v = value(&p)?;
             let mut chosen = None;
             for c in p.moves(&self.rules).children() {
                 let g = c.gain as i32;
                 let s = if c.ended_game {
                     g
                 } else if c.extra_turn {
-                    g + retro.value(&c.position)?
+                    g + value(&c.position)?
                 } else {
-                    -retro.value(&c.position)?
+                    -value(&c.position)?
                 };
                 if s == v {
                     chosen = Some(*c);
@@ -370,8 +395,13 @@ impl<const W: usize> Searcher<W> {
         };
 
         let exact = limits.exact || (limits.depth.is_none() && limits.time.is_none());
-        if exact && root_pos.seeds_on_board() <= self.retro_seeds() {
-            if let Some(r) = self.solve_retro(&root_pos) {
+        if exact {
+            let solved = self.solve_probe(&root_pos).or_else(|| {
+                (root_pos.seeds_on_board() <= self.retro_seeds())
+                    .then(|| self.solve_retro(&root_pos))
+                    .flatten()
+            });
+            if let Some(r) = solved {
                 let (best, score, pv) = r;
                 return SearchResult {
                     best: if sign == 1 { best } else { None },
