@@ -30,7 +30,7 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 pub struct RuleArgs {
     /// Capture rule: hoyito2 (chain captures) or hoyito3 (landing hole only).
-    #[arg(long, global = true, default_value = "hoyito2", value_parser = parse_variant)]
+    #[arg(long, global = true, default_value = "hoyito2", value_parser = parse_option::<Variant>)]
     pub variant: Variant,
 
     /// Holes per row, 2..=12 [default: taken from the position, else 6].
@@ -43,21 +43,18 @@ pub struct RuleArgs {
 
     /// Who gets the seeds left when a capture leaves 4 or fewer: capturer, S or N
     /// (S and N are Hoyito III match rules).
-    #[arg(long = "last-four", global = true, default_value = "capturer", value_parser = parse_last_four)]
+    #[arg(long = "last-four", global = true, default_value = "capturer", value_parser = parse_option::<LastFour>)]
     pub last_four: LastFour,
 
     /// Where captures may happen: any row, or only the opponent's row.
-    #[arg(long = "capture-side", global = true, default_value = "any", value_parser = parse_capture_side)]
+    #[arg(long = "capture-side", global = true, default_value = "any", value_parser = parse_option::<CaptureSide>)]
     pub capture_side: CaptureSide,
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
-    s.parse().map_err(|e: hoyito_rules::RulesError| e.to_string())
-}
-fn parse_last_four(s: &str) -> Result<LastFour, String> {
-    s.parse().map_err(|e: hoyito_rules::RulesError| e.to_string())
-}
-fn parse_capture_side(s: &str) -> Result<CaptureSide, String> {
+/// Parses a rule option with the library's own message on error.
+fn parse_option<T: std::str::FromStr<Err = hoyito_rules::RulesError>>(
+    s: &str,
+) -> Result<T, String> {
     s.parse().map_err(|e: hoyito_rules::RulesError| e.to_string())
 }
 
