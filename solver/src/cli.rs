@@ -55,7 +55,8 @@ pub struct RuleArgs {
 fn parse_option<T: std::str::FromStr<Err = hoyito_rules::RulesError>>(
     s: &str,
 ) -> Result<T, String> {
-    s.parse().map_err(|e: hoyito_rules::RulesError| e.to_string())
+    s.parse()
+        .map_err(|e: hoyito_rules::RulesError| e.to_string())
 }
 
 /// The subcommands.
