@@ -1,4 +1,5 @@
-//! Shared helpers of the rules crate's tests: reading the conformance vectors in `data/`.
+//! Helpers shared by the tests of the rules, search and tables crates: the conformance
+//! vectors in `data/` and the rules they name.
 #![allow(dead_code)]
 
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! sides (the mirrored position under symmetric rules), and the returned move checked by
 //! playing it.
 
+#[path = "../../rules/tests/common.rs"]
 mod common;
 
 use std::collections::HashMap;

@@ -1,39 +1,13 @@
-//! Helpers shared by the tests: rules from conformance vectors, and the data folder.
+//! Helpers shared by the tests: the conformance helpers of the rules crate's tests, and
+//! every combination of rule options.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 use hoyito_rules::{CaptureSide, LastFour, Rules, Variant};
-use serde_json::Value;
 
-/// The project's `data/` folder.
-pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
-}
-
-/// The JSON objects of one `data/conformance/*.jsonl` file.
-pub fn vectors(name: &str) -> Vec<Value> {
-    let path = data_dir().join("conformance").join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
-}
-
-/// The rules a vector names (`rules`, `holes`, `last_four`, `capture_side`).
-pub fn rules_of(v: &Value) -> Rules {
-    let variant: Variant = v["rules"].as_str().unwrap().parse().unwrap();
-    let holes = v["holes"].as_u64().unwrap_or(6) as usize;
-    let last_four: LastFour = v["last_four"]
-        .as_str()
-        .unwrap_or("capturer")
-        .parse()
-        .unwrap();
-    let capture_side: CaptureSide = v["capture_side"].as_str().unwrap_or("any").parse().unwrap();
-    Rules::new(variant, holes, 4, last_four, capture_side).unwrap()
-}
+#[path = "../../../rules/tests/common.rs"]
+mod conformance;
+#[allow(unused_imports)] // not every test file uses them
+pub use conformance::*;
 
 /// Every combination of rule options (hoyito2 only with last four to the capturer).
 pub fn all_rule_sets(holes: usize, seeds: usize) -> Vec<Rules> {
