@@ -111,6 +111,15 @@ impl Bars {
             started: Mutex::new(Instant::now()),
         }
     }
+
+    /// Seconds since the current layer started.
+    fn seconds_into_layer(&self) -> f64 {
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+            .as_secs_f64()
+    }
 }
 
 impl Progress for Bars {
@@ -141,12 +150,7 @@ impl Progress for Bars {
     }
     fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
         if !self.quiet {
-            let secs = self
-                .started
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .elapsed()
-                .as_secs_f64();
+            let secs = self.seconds_into_layer();
             eprintln!("layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
         }
     }
@@ -155,12 +159,7 @@ impl Progress for Bars {
             b.finish_and_clear();
         }
         if !self.quiet {
-            let secs = self
-                .started
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .elapsed()
-                .as_secs_f64();
+            let secs = self.seconds_into_layer();
             eprintln!("layer {seeds:2} sweep {sweep:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
         }
     }
