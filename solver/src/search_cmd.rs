@@ -157,6 +157,12 @@ fn best_sized<const W: usize>(
     json: bool,
 ) -> Result<()> {
     let p: Position<W> = position(rules, d)?;
+    if a.depth == Some(0) {
+        bail!("--depth must be at least 1");
+    }
+    if a.nodes == Some(0) || a.time_ms == Some(0) {
+        bail!("--nodes and --time-ms must be at least 1");
+    }
     let tables = open_tables(rules, a)?;
     let mut searcher = Searcher::<W>::new(*rules, a.engine.config()?);
     if let Some(t) = &tables {
@@ -178,7 +184,12 @@ fn best_sized<const W: usize>(
         "exact (small enough to solve quickly)".to_string()
     } else {
         limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
-        format!("time {DEFAULT_TIME_MS} ms (default: too large to solve quickly)")
+        match a.nodes {
+            Some(n) => {
+                format!("{n} nodes or {DEFAULT_TIME_MS} ms (default time), whichever comes first")
+            }
+            None => format!("time {DEFAULT_TIME_MS} ms (default: too large to solve quickly)"),
+        }
     };
     let r = searcher.search(&p, &limits);
     // Each move is searched as deep as the main search got (exactly when it was exact).
@@ -215,7 +226,9 @@ fn best_sized<const W: usize>(
                 r.score,
                 if r.exact { " (exact)" } else { "" }
             ),
-            None if r.score == 0 && r.exact && r.nodes <= 1 => println!("the game is over"),
+            None if r.score == 0 && r.exact && r.nodes <= 1 => println!(
+                "no move to play: the game is over, or 4 or fewer seeds are left (worth 0)"
+            ),
             None => println!(
                 "{} must pass; score {}{}",
                 p.side_to_move(),
