@@ -14,6 +14,13 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2_000_000);
+    // Nanoseconds a position for the stage timed since `t`.
+    let report = |label: &str, t: Instant| {
+        println!(
+            "{label}{:6.1} ns",
+            t.elapsed().as_nanos() as f64 / count as f64
+        )
+    };
     let rules = Rules::default().with_seeds(8).unwrap();
     let layout = Layout::new(6, n, 1).unwrap();
     let start = layout.per_side() / 3;
@@ -25,10 +32,7 @@ fn main() {
         acc += b[3] as u64;
         layout.next(&mut b);
     }
-    println!(
-        "next:          {:6.1} ns",
-        t.elapsed().as_nanos() as f64 / count as f64
-    );
+    report("next:          ", t);
     let t = Instant::now();
     layout.unrank(start, &mut b);
     for _ in 0..count {
@@ -36,10 +40,7 @@ fn main() {
         acc += p.seeds(3) as u64;
         layout.next(&mut b);
     }
-    println!(
-        "+from_rows:    {:6.1} ns",
-        t.elapsed().as_nanos() as f64 / count as f64
-    );
+    report("+from_rows:    ", t);
     let t = Instant::now();
     layout.unrank(start, &mut b);
     let mut kids = 0u64;
@@ -72,10 +73,7 @@ fn main() {
         });
         layout.next(&mut b);
     }
-    println!(
-        "+rank:         {:6.1} ns",
-        t.elapsed().as_nanos() as f64 / count as f64
-    );
+    report("+rank:         ", t);
     // Reading each quiet child's byte in a layer-sized array: at once, or gathered and
     // prefetched before reading.
     let work = vec![0u8; layout.count() as usize];
@@ -95,10 +93,7 @@ fn main() {
         });
         layout.next(&mut b);
     }
-    println!(
-        "+read at once: {:6.1} ns",
-        t.elapsed().as_nanos() as f64 / count as f64
-    );
+    report("+read at once: ", t);
     let t = Instant::now();
     layout.unrank(start, &mut b);
     for _ in 0..count {
@@ -130,10 +125,7 @@ fn main() {
         }
         layout.next(&mut b);
     }
-    println!(
-        "+prefetched:   {:6.1} ns",
-        t.elapsed().as_nanos() as f64 / count as f64
-    );
+    report("+prefetched:   ", t);
     println!("{acc}");
     order_stats(n, 200_000);
 }
