@@ -2,7 +2,6 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Read as _, Write as _};
-use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -18,6 +17,9 @@ use crate::mem::prefetch;
 
 /// Positions a task sweeps in one piece (the unit of parallel work and of progress).
 const CHUNK: u64 = 1 << 15;
+
+/// Positions whose moves are generated before the first of them is evaluated in a sweep.
+const LAG: usize = 8;
 
 /// Largest bound a working byte holds in each of its two halves.
 const MAX_BOUND: usize = 15;
@@ -322,22 +324,32 @@ struct Ctx<'a> {
     missing: AtomicBool,
 }
 
-impl Ctx<'_> {
-    /// One application of the bound operator to position `p` (see the crate documentation).
-    /// Returns the new bounds, marked final when they cannot rise any more: every quiet
-    /// successor was final when read (exits never change), or a bound is the largest the
-    /// layer allows. `edge` receives the index of every quiet successor that was not final.
+/// A position's moves, generated and with their successors' bytes prefetched, waiting to
+/// be read: the first half of one application of the bound operator.
+#[derive(Clone, Copy)]
+struct Pending<'a> {
+    /// Indices of the quiet successors in the layer being built (a pass included).
+    quiet: [u64; MAX_SIDE],
+    quiet_len: u8,
+    /// Captures: the gain and the child's index in its (smaller) layer, if the game goes on.
+    exits: [(i32, Option<&'a Layer>, u64); MAX_SIDE],
+    exit_len: u8,
+}
+
+/// Most moves a position has (one per hole of a side).
+const MAX_SIDE: usize = MAX_BOARD / 2;
+
+impl<'a> Ctx<'a> {
+    /// Generates the moves of `p` and starts loading every successor's byte, so that the
+    /// cache misses overlap with other work until [`Ctx::resolve`] reads them.
     #[inline(always)]
-    fn update(&self, pk: Packing, p: &Position6, mut edge: impl FnMut(u64)) -> u8 {
-        let mut lo = 0u8;
-        let mut hi = u8::MAX;
-        let mut all_final = true;
-        // Successors are gathered and their bytes prefetched first, and read after all
-        // moves are generated, so that the cache misses overlap with the sowing.
-        let mut quiet = [0u64; MAX_BOARD];
-        let mut quiet_len = 0;
-        let mut exits: [(i32, Option<&Layer>, u64); MAX_BOARD] = [(0, None, 0); MAX_BOARD];
-        let mut exit_len = 0;
+    fn gather(&self, p: &Position6) -> Pending<'a> {
+        let mut out = Pending {
+            quiet: [0; MAX_SIDE],
+            quiet_len: 0,
+            exits: [(0, None, 0); MAX_SIDE],
+            exit_len: 0,
+        };
         let mut moved = false;
         p.for_each_child(&self.rules, |c| {
             moved = true;
@@ -358,28 +370,43 @@ impl Ctx<'_> {
                         }
                     }
                 };
-                exits[exit_len] = e;
-                exit_len += 1;
+                out.exits[out.exit_len as usize] = e;
+                out.exit_len += 1;
             } else {
                 let j = index_of(self.layout, &c.position);
                 prefetch(self.work, j as usize);
-                quiet[quiet_len] = j;
-                quiet_len += 1;
+                out.quiet[out.quiet_len as usize] = j;
+                out.quiet_len += 1;
             }
         });
         if !moved {
             // No legal move: the side passes, and the same board with the other side to
             // move is this position's only successor. If that side cannot move either, both
             // stay 0.
-            quiet[0] = index_of(self.layout, &p.with_side_flipped());
-            quiet_len = 1;
+            let j = index_of(self.layout, &p.with_side_flipped());
+            prefetch(self.work, j as usize);
+            out.quiet[0] = j;
+            out.quiet_len = 1;
         }
-        for &(gain, layer, i) in &exits[..exit_len] {
+        out
+    }
+
+    /// Reads the successors gathered by [`Ctx::gather`]: one application of the bound
+    /// operator (see the crate documentation). Returns the new bounds, marked final when they
+    /// cannot rise any more: every quiet successor was final when read (exits never change),
+    /// or a bound is the largest the layer allows. `edge` receives the index of every quiet
+    /// successor that was not final.
+    #[inline(always)]
+    fn resolve(&self, pk: Packing, pending: &Pending, mut edge: impl FnMut(u64)) -> u8 {
+        let mut lo = 0u8;
+        let mut hi = u8::MAX;
+        let mut all_final = true;
+        for &(gain, layer, i) in &pending.exits[..pending.exit_len as usize] {
             let x = (gain + layer.map_or(0, |l| l.value(i))) / self.step;
             lo = lo.max(x.max(0) as u8);
             hi = hi.min((-x).max(0) as u8);
         }
-        for &j in &quiet[..quiet_len] {
+        for &j in &pending.quiet[..pending.quiet_len as usize] {
             let w = self.work[j as usize].load(Relaxed);
             lo = lo.max(pk.hi(w));
             hi = hi.min(pk.lo(w));
@@ -405,6 +432,55 @@ impl Ctx<'_> {
             });
     }
 
+    /// Walks the positions `range` of one side of the layer in index order, evaluating
+    /// those that `select` picks (given the position's working byte): their moves are
+    /// generated and their successors prefetched [`LAG`] positions before `finish` gets them,
+    /// so that the cache misses overlap with the sowing. Steps from one picked position to
+    /// the next when they are close, else ranks from scratch. Returns the number picked.
+    fn walk(
+        &self,
+        range: std::ops::Range<u64>,
+        side: usize,
+        mut select: impl FnMut(&AtomicU8) -> bool,
+        mut finish: impl FnMut(u64, &Pending),
+    ) -> u64 {
+        let base = side as u64 * self.layout.per_side();
+        let holes = self.layout.holes();
+        let mut board = [0u8; MAX_BOARD];
+        let mut at: Option<u64> = None;
+        let mut ring: [(u64, Option<Pending>); LAG] = [(0, None); LAG];
+        let mut slot = 0;
+        let mut seen = 0;
+        for r in range {
+            let i = base + r;
+            if !select(&self.work[i as usize]) {
+                continue;
+            }
+            match at {
+                Some(a) if r - a <= 64 => {
+                    for _ in a..r {
+                        self.layout.next(&mut board);
+                    }
+                }
+                _ => self.layout.unrank(r, &mut board),
+            }
+            at = Some(r);
+            seen += 1;
+            let pending = self.gather(&position_of(&self.rules, holes, side, &board));
+            if let (j, Some(waiting)) = &ring[slot] {
+                finish(*j, waiting);
+            }
+            ring[slot] = (i, Some(pending));
+            slot = (slot + 1) % LAG;
+        }
+        for k in 0..LAG {
+            if let (j, Some(waiting)) = &ring[(slot + k) % LAG] {
+                finish(*j, waiting);
+            }
+        }
+        seen
+    }
+
     /// Sweeps the whole layer once, in index order within each chunk, chunks in parallel,
     /// skipping final positions. With `sink`, also writes the reversed quiet moves of the
     /// positions evaluated and marks the positions that change. Returns the positions
@@ -412,25 +488,20 @@ impl Ctx<'_> {
     fn sweep(&self, pk: Packing, sink: Option<&EdgeSink>, progress: &dyn Progress) -> (u64, u64) {
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
-        let per_side = self.layout.per_side();
-        let holes = self.layout.holes();
         self.chunks(|start, end, side| {
-            let base = side as u64 * per_side;
-            let mut board = [0u8; MAX_BOARD];
-            self.layout.unrank(start, &mut board);
-            let (mut local, mut seen) = (0u64, 0u64);
+            let mut local = 0u64;
             let mut edges: Vec<u64> = Vec::new();
-            for r in start..end {
-                let i = base + r;
-                let cell = &self.work[i as usize];
-                let old = cell.load(Relaxed);
-                if !pk.is_final(old) {
-                    seen += 1;
-                    let p = position_of(&self.rules, holes, side, &board);
+            let seen = self.walk(
+                start..end,
+                side,
+                |cell| !pk.is_final(cell.load(Relaxed)),
+                |i, pending| {
+                    let cell = &self.work[i as usize];
+                    let old = cell.load(Relaxed);
                     let new = if sink.is_some() {
-                        self.update(pk, &p, |j| edges.push(j << 32 | i))
+                        self.resolve(pk, pending, |j| edges.push(j << 32 | i))
                     } else {
-                        self.update(pk, &p, |_| {})
+                        self.resolve(pk, pending, |_| {})
                     };
                     if new != old {
                         // Bounds only rise (the operator is monotone and starts at the
@@ -448,9 +519,8 @@ impl Ctx<'_> {
                             cell.store(w, Relaxed);
                         }
                     }
-                }
-                self.layout.next(&mut board);
-            }
+                },
+            );
             if let Some(s) = sink {
                 s.write(&mut edges);
             }
@@ -505,7 +575,7 @@ impl Ctx<'_> {
                         None => file.insert(File::open(&bucket.path).map_err(io(&bucket.path))?),
                     };
                     buf.resize(8 * (to - from) as usize, 0);
-                    f.read_exact_at(&mut buf, 8 * from as u64)
+                    crate::mem::read_exact_at(f, &mut buf, 8 * from as u64)
                         .map_err(io(&bucket.path))?;
                     for e in buf.chunks_exact(8) {
                         let mut a = [0u8; 8];
@@ -522,46 +592,34 @@ impl Ctx<'_> {
         )?;
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
-        let per_side = self.layout.per_side();
-        let holes = self.layout.holes();
         let tail = pk.without_final();
         self.chunks(|start, end, side| {
-            let base = side as u64 * per_side;
-            let (mut local, mut seen) = (0u64, 0u64);
-            let mut board = [0u8; MAX_BOARD];
-            let mut at = None;
-            for r in start..end {
-                let cell = &self.work[(base + r) as usize];
-                let old = cell.load(Relaxed);
-                if old & (EVAL | CHANGED) == 0 {
-                    continue;
-                }
-                if old & EVAL == 0 {
-                    cell.store(old & !CHANGED, Relaxed);
-                    continue;
-                }
-                // Marked positions are sparse late on: step from the last one when close,
-                // else rank from scratch.
-                match at {
-                    Some(a) if r - a <= 64 => {
-                        for _ in a..r {
-                            self.layout.next(&mut board);
+            let mut local = 0u64;
+            let seen = self.walk(
+                start..end,
+                side,
+                |cell| {
+                    let old = cell.load(Relaxed);
+                    if old & EVAL == 0 {
+                        if old & CHANGED != 0 {
+                            cell.store(old & !CHANGED, Relaxed);
                         }
+                        return false;
                     }
-                    _ => self.layout.unrank(r, &mut board),
-                }
-                at = Some(r);
-                seen += 1;
-                let p = position_of(&self.rules, holes, side, &board);
-                let new = self.update(tail, &p, |_| {});
-                let merged = tail.merge(new, old);
-                if merged != tail.bounds(old) {
-                    local += 1;
-                    cell.store(merged | CHANGED, Relaxed);
-                } else {
-                    cell.store(merged, Relaxed);
-                }
-            }
+                    true
+                },
+                |i, pending| {
+                    let cell = &self.work[i as usize];
+                    let old = cell.load(Relaxed);
+                    let merged = tail.merge(self.resolve(tail, pending, |_| {}), old);
+                    if merged != tail.bounds(old) {
+                        local += 1;
+                        cell.store(merged | CHANGED, Relaxed);
+                    } else {
+                        cell.store(merged, Relaxed);
+                    }
+                },
+            );
             changed.fetch_add(local, Relaxed);
             evaluated.fetch_add(seen, Relaxed);
         });
@@ -753,8 +811,9 @@ fn build_layer(
     bytes
         .try_reserve_exact(len)
         .map_err(|_| TableError::Unsupported(format!("cannot allocate {len} bytes")))?;
+    // The advice must come before the pages are first touched (by the zeroing).
+    crate::mem::advise_huge_pages(bytes.spare_capacity_mut());
     bytes.resize(len, 0);
-    crate::mem::advise_huge_pages(&mut bytes);
     // SAFETY: `AtomicU8` has the same size and alignment as `u8`, and `bytes` is not used
     // again while the atomic view lives.
     let work: &[AtomicU8] =

@@ -1,15 +1,54 @@
-//! Memory hints for the large arrays of a build: huge pages and prefetches. Both are only
-//! hints; without them (other systems) the build is the same, only slower.
+//! Memory hints for the large arrays of a build (huge pages and prefetches: only hints;
+//! without them, on other systems, the build is the same, only slower), and the one
+//! system-specific file operation of a build, a positional read.
+
+use std::fs::File;
+use std::io;
+
+/// Reads exactly `buf.len()` bytes of `file` from `offset`, without moving a shared file
+/// cursor (threads read one file at once).
+pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        let (mut buf, mut offset) = (buf, offset);
+        while !buf.is_empty() {
+            match std::os::windows::fs::FileExt::seek_read(file, buf, offset) {
+                Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    buf = &mut buf[n..];
+                    offset += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        use std::io::{Read as _, Seek as _};
+        // Elsewhere: a cloned handle shares the cursor, so reads are serialised.
+        static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let mut f = file.try_clone()?;
+        f.seek(io::SeekFrom::Start(offset))?;
+        f.read_exact(buf)
+    }
+}
 
 /// Asks the kernel to back `buf` with huge pages: the sweeps read it at random, and with
 /// 4 KiB pages nearly every read of a large layer also misses the TLB.
-pub(crate) fn advise_huge_pages(buf: &mut [u8]) {
+pub(crate) fn advise_huge_pages<T>(buf: &mut [T]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
         let start = buf.as_mut_ptr() as usize;
         let aligned = start.next_multiple_of(HUGE);
-        let end = start + buf.len();
+        let end = start + std::mem::size_of_val(buf);
         if end > aligned + HUGE {
             let len = (end - aligned) / HUGE * HUGE;
             // SAFETY: the range lies inside `buf`, which this process owns; madvise with
