@@ -115,9 +115,11 @@ impl<const W: usize> Probe<W> for TableProbe {
     }
 }
 
-/// Opens the endgame tables `best` asked for: `None` when they are turned off, not built for
-/// these rules (the default folder only), or the board is not 2x6.
-fn open_tables(rules: &Rules, a: &BestArgs) -> Result<Option<Arc<Tables>>> {
+/// Opens the endgame tables `best` asked for, the layers of at most `seeds` seeds (play
+/// from the position never reaches larger ones, and each layer is read and checked whole):
+/// `None` when they are turned off, not built for these rules (the default folder only),
+/// the board is not 2x6, or no layer is small enough.
+fn open_tables(rules: &Rules, a: &BestArgs, seeds: usize) -> Result<Option<Arc<Tables>>> {
     if a.no_tables || rules.holes() != 6 {
         return Ok(None);
     }
@@ -125,9 +127,8 @@ fn open_tables(rules: &Rules, a: &BestArgs) -> Result<Option<Arc<Tables>>> {
         .tables
         .clone()
         .unwrap_or_else(|| PathBuf::from(crate::tables_cmd::DEFAULT_DIR));
-    let tables = Tables::open(&dir, rules)
-        .with_context(|| format!("cannot use the endgame tables in {}", dir.display()))?;
-    if tables.max_seeds() == 0 {
+    let context = || format!("cannot use the endgame tables in {}", dir.display());
+    if Tables::headers(&dir, rules).with_context(context)?.is_empty() {
         if a.tables.is_some() {
             bail!(
                 "no endgame tables for these rules in {} (build them with `solve tables build`)",
@@ -136,7 +137,8 @@ fn open_tables(rules: &Rules, a: &BestArgs) -> Result<Option<Arc<Tables>>> {
         }
         return Ok(None);
     }
-    Ok(Some(Arc::new(tables)))
+    let tables = Tables::open_up_to(&dir, rules, seeds).with_context(context)?;
+    Ok((tables.max_seeds() > 0).then(|| Arc::new(tables)))
 }
 
 /// `solve best`.
@@ -163,7 +165,7 @@ fn best_sized<const W: usize>(
     if a.nodes == Some(0) || a.time_ms == Some(0) {
         bail!("--nodes and --time-ms must be at least 1");
     }
-    let tables = open_tables(rules, a)?;
+    let tables = open_tables(rules, a, p.seeds_on_board() as usize)?;
     let mut searcher = Searcher::<W>::new(*rules, a.engine.config()?);
     if let Some(t) = &tables {
         searcher = searcher.with_probe(Box::new(TableProbe(Arc::clone(t))));
@@ -218,7 +220,7 @@ fn best_sized<const W: usize>(
         println!("{p}");
         println!("search: {mode}");
         if tables_seeds > 0 {
-            println!("endgame tables up to {tables_seeds} seeds on the board");
+            println!("endgame tables in use: up to {tables_seeds} seeds on the board");
         }
         match r.best {
             Some(m) => println!(

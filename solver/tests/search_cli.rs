@@ -219,3 +219,34 @@ fn best_uses_endgame_tables_when_given() {
         "{err}"
     );
 }
+
+#[test]
+fn best_reads_only_the_layers_the_position_can_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (ok, _, err) = solve(&["tables", "build", "--max-seeds", "12", "--dir", d]);
+    assert!(ok, "build: {err}");
+    let file = dir
+        .path()
+        .join("2x6-hoyito2-capturer-any")
+        .join("layer-12.hyt");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    // An 8-seed position never reaches the damaged 12-seed layer: answered from layer 8.
+    let small = json(&[
+        "best",
+        "--json",
+        "--threads",
+        "1",
+        "--tables",
+        d,
+        "0,0,0,0,0,1/3,0,0,0,0,4 S",
+    ]);
+    assert_eq!(small["exact"], true);
+    assert_eq!(small["tables_max_seeds"], 8);
+    // A 12-seed position needs it: the damage is reported, not used.
+    let (ok, out, err) = solve(&["best", "--tables", d, "0,0,0,3,0,1/1,1,3,2,0,1 N"]);
+    assert!(!ok && out.is_empty() && err.contains("checksum"), "{err}");
+}

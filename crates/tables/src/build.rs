@@ -322,6 +322,41 @@ struct Ctx<'a> {
     work: &'a [AtomicU8],
     lower: &'a [Option<Layer>],
     missing: AtomicBool,
+    /// One bit per block of [`MOVE_BLOCK`] positions: the block holds a position marked
+    /// changed (set with the mark, in the sweep that writes moves and in rounds).
+    changed_blocks: Blocks,
+    /// The same for the changes of the round under way.
+    next_changed: Blocks,
+    /// One bit per block: the block holds a position marked to evaluate.
+    eval_blocks: Blocks,
+}
+
+/// A bitmap of blocks of [`MOVE_BLOCK`] positions (a bit for every 256 positions), so that a
+/// round visits only the parts of the layer where something happened.
+struct Blocks(Vec<AtomicU64>);
+
+impl Blocks {
+    fn new(positions: u64) -> Blocks {
+        let blocks = positions.div_ceil(MOVE_BLOCK);
+        Blocks((0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    /// Marks the block of position `i`.
+    #[inline(always)]
+    fn mark(&self, i: u64) {
+        let b = i / MOVE_BLOCK;
+        let (word, bit) = (&self.0[(b / 64) as usize], 1u64 << (b % 64));
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
+    }
+    /// Whether block `b` is marked.
+    #[inline(always)]
+    fn get(&self, b: u64) -> bool {
+        self.0[(b / 64) as usize].load(Relaxed) & 1 << (b % 64) != 0
+    }
+    fn clear(&self) {
+        self.0.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
 }
 
 /// A position's moves, generated and with their successors' bytes prefetched, waiting to
@@ -432,14 +467,14 @@ impl<'a> Ctx<'a> {
             });
     }
 
-    /// Walks the positions `range` of one side of the layer in index order, evaluating
+    /// Walks the positions in `ranges` (increasing) of one side of the layer, evaluating
     /// those that `select` picks (given the position's working byte): their moves are
     /// generated and their successors prefetched [`LAG`] positions before `finish` gets them,
     /// so that the cache misses overlap with the sowing. Steps from one picked position to
     /// the next when they are close, else ranks from scratch. Returns the number picked.
     fn walk(
         &self,
-        range: std::ops::Range<u64>,
+        ranges: impl IntoIterator<Item = std::ops::Range<u64>>,
         side: usize,
         mut select: impl FnMut(&AtomicU8) -> bool,
         mut finish: impl FnMut(u64, &Pending),
@@ -451,7 +486,7 @@ impl<'a> Ctx<'a> {
         let mut ring: [(u64, Option<Pending>); LAG] = [(0, None); LAG];
         let mut slot = 0;
         let mut seen = 0;
-        for r in range {
+        for r in ranges.into_iter().flatten() {
             let i = base + r;
             if !select(&self.work[i as usize]) {
                 continue;
@@ -492,7 +527,7 @@ impl<'a> Ctx<'a> {
             let mut local = 0u64;
             let mut edges: Vec<u64> = Vec::new();
             let seen = self.walk(
-                start..end,
+                [start..end],
                 side,
                 |cell| !pk.is_final(cell.load(Relaxed)),
                 |i, pending| {
@@ -513,6 +548,7 @@ impl<'a> Ctx<'a> {
                             local += 1;
                             if sink.is_some() {
                                 w |= CHANGED;
+                                self.changed_blocks.mark(i);
                             }
                         }
                         if w != old {
@@ -537,15 +573,10 @@ impl<'a> Ctx<'a> {
     fn round(&self, pk: Packing, moves: &MoveIndex) -> Result<(u64, u64), TableError> {
         moves.buckets.par_iter().enumerate().try_for_each(
             |(b, bucket)| -> Result<(), TableError> {
-                let first = b as u64 * moves.per_bucket;
+                // Buckets hold whole blocks, so block `k` of the bucket is this global block.
+                let first_block = b as u64 * moves.per_bucket / MOVE_BLOCK;
                 let blocks = bucket.offsets.len() - 1;
-                let changed_block = |k: usize| {
-                    let lo = (first + (k as u64) * MOVE_BLOCK) as usize;
-                    let hi = (lo + MOVE_BLOCK as usize).min(self.work.len());
-                    self.work[lo..hi]
-                        .iter()
-                        .any(|c| c.load(Relaxed) & CHANGED != 0)
-                };
+                let changed_block = |k: usize| self.changed_blocks.get(first_block + k as u64);
                 let mut file: Option<File> = None;
                 let mut buf: Vec<u8> = Vec::new();
                 let mut k = 0;
@@ -581,9 +612,10 @@ impl<'a> Ctx<'a> {
                         let mut a = [0u8; 8];
                         a.copy_from_slice(e);
                         let e = u64::from_le_bytes(a);
-                        let (c, p) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
-                        if self.work[c].load(Relaxed) & CHANGED != 0 {
-                            self.work[p].fetch_or(EVAL, Relaxed);
+                        let (c, p) = (e >> 32, e & 0xffff_ffff);
+                        if self.work[c as usize].load(Relaxed) & CHANGED != 0 {
+                            self.work[p as usize].fetch_or(EVAL, Relaxed);
+                            self.eval_blocks.mark(p);
                         }
                     }
                 }
@@ -593,10 +625,21 @@ impl<'a> Ctx<'a> {
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
         let tail = pk.without_final();
+        let per_side = self.layout.per_side();
         self.chunks(|start, end, side| {
+            let base = side as u64 * per_side;
+            // The blocks that overlap the chunk and hold a position to evaluate or a change
+            // mark to clear, cut to the chunk.
+            let (first, last) = ((base + start) / MOVE_BLOCK, (base + end).div_ceil(MOVE_BLOCK));
+            let ranges = (first..last)
+                .filter(|&b| self.eval_blocks.get(b) || self.changed_blocks.get(b))
+                .map(|b| {
+                    let lo = (b * MOVE_BLOCK).saturating_sub(base).max(start);
+                    lo..((b + 1) * MOVE_BLOCK - base).min(end)
+                });
             let mut local = 0u64;
             let seen = self.walk(
-                start..end,
+                ranges,
                 side,
                 |cell| {
                     let old = cell.load(Relaxed);
@@ -615,6 +658,7 @@ impl<'a> Ctx<'a> {
                     if merged != tail.bounds(old) {
                         local += 1;
                         cell.store(merged | CHANGED, Relaxed);
+                        self.next_changed.mark(i);
                     } else {
                         cell.store(merged, Relaxed);
                     }
@@ -623,6 +667,12 @@ impl<'a> Ctx<'a> {
             changed.fetch_add(local, Relaxed);
             evaluated.fetch_add(seen, Relaxed);
         });
+        // The marks of this round become the changes the next one reads.
+        self.eval_blocks.clear();
+        self.changed_blocks.clear();
+        for (old, new) in self.changed_blocks.0.iter().zip(&self.next_changed.0) {
+            old.store(new.swap(0, Relaxed), Relaxed);
+        }
         Ok((evaluated.into_inner(), changed.into_inner()))
     }
 }
@@ -641,8 +691,10 @@ impl EdgeSink {
     /// [`MAX_MOVE_FILES`], fewer than a process may usually open).
     fn create(dir: &Path, count: u64, target: u64) -> Result<EdgeSink, TableError> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let buckets = count.div_ceil(target.max(1)).clamp(1, MAX_MOVE_FILES);
-        let per_bucket = count.div_ceil(buckets);
+        let wanted = count.div_ceil(target.max(1)).clamp(1, MAX_MOVE_FILES);
+        // Whole blocks of successors a file, so that a file's blocks are blocks of the layer.
+        let per_bucket = count.div_ceil(wanted).next_multiple_of(MOVE_BLOCK);
+        let buckets = count.div_ceil(per_bucket).max(1);
         let mut files = Vec::new();
         for b in 0..buckets {
             let path = dir.join(format!("moves-{b:03}.bin"));
@@ -828,6 +880,9 @@ fn build_layer(
         work,
         lower,
         missing: AtomicBool::new(false),
+        changed_blocks: Blocks::new(count),
+        next_changed: Blocks::new(count),
+        eval_blocks: Blocks::new(count),
     };
     let edges_possible = pk.spare && count <= 1 << 32;
     let edges_at = match options.method {
