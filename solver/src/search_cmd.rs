@@ -128,7 +128,10 @@ fn open_tables(rules: &Rules, a: &BestArgs, seeds: usize) -> Result<Option<Arc<T
         .clone()
         .unwrap_or_else(|| PathBuf::from(crate::tables_cmd::DEFAULT_DIR));
     let context = || format!("cannot use the endgame tables in {}", dir.display());
-    if Tables::headers(&dir, rules).with_context(context)?.is_empty() {
+    if Tables::headers(&dir, rules)
+        .with_context(context)?
+        .is_empty()
+    {
         if a.tables.is_some() {
             bail!(
                 "no endgame tables for these rules in {} (build them with `solve tables build`)",

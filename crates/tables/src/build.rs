@@ -338,7 +338,11 @@ struct Blocks(Vec<AtomicU64>);
 impl Blocks {
     fn new(positions: u64) -> Blocks {
         let blocks = positions.div_ceil(MOVE_BLOCK);
-        Blocks((0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        Blocks(
+            (0..blocks.div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
     }
     /// Marks the block of position `i`.
     #[inline(always)]
@@ -527,7 +531,7 @@ impl<'a> Ctx<'a> {
             let mut local = 0u64;
             let mut edges: Vec<u64> = Vec::new();
             let seen = self.walk(
-                [start..end],
+                std::iter::once(start..end),
                 side,
                 |cell| !pk.is_final(cell.load(Relaxed)),
                 |i, pending| {
@@ -630,7 +634,10 @@ impl<'a> Ctx<'a> {
             let base = side as u64 * per_side;
             // The blocks that overlap the chunk and hold a position to evaluate or a change
             // mark to clear, cut to the chunk.
-            let (first, last) = ((base + start) / MOVE_BLOCK, (base + end).div_ceil(MOVE_BLOCK));
+            let (first, last) = (
+                (base + start) / MOVE_BLOCK,
+                (base + end).div_ceil(MOVE_BLOCK),
+            );
             let ranges = (first..last)
                 .filter(|&b| self.eval_blocks.get(b) || self.changed_blocks.get(b))
                 .map(|b| {

@@ -93,35 +93,68 @@
 //! A pre-fixpoint lies above the least fixpoint (Knaster–Tarski), so `X` is the least
 //! fixpoint. The tests check both methods against an independent solver.
 //!
-//! **Memory.** One working byte per position while building, plus the finished smaller
-//! layers packed at 3 to 5 bits a position (about an eighth of a byte per position of the
-//! layer being built, since each layer is 4 to 5 times the one below), plus, in rounds, the
-//! block index (4 bytes per 256 positions) and, while the move files are sorted, one file
-//! per thread (1/256 of the moves each). The 28-seed layer of 2x6 has 1,676,056,044
-//! positions under symmetric rules: 1.68 GB working, 838 MB on disk, twice that for
-//! `last_four = S | N`. Layers whose bounds need 4 bits (32 seeds and over) have no spare
-//! bits and are built by sweeps alone.
+//! **Memory.** The state of a position while its layer is built is one byte (the two
+//! bounds and two marks). On top of that working array a build holds: the finished smaller
+//! layers, packed at 3 to 5 bits a position (about 0.15 byte per position of the layer
+//! being built, since each layer is 4 to 5 times the one below); in rounds, the block
+//! index of the move files (4 bytes per 256 positions) and three bitmaps of blocks (a bit
+//! per 256 positions each); while the moves are written, a 64 KiB buffer per move file (at
+//! most 1000 files); while they are sorted, one move file per thread (1/1000 of the moves
+//! each at 28 seeds); and the long-sowing cache of the rules crate (at most about 2
+//! million entries). For the 28-seed layer (1,676,056,044 positions under symmetric rules)
+//! that is 1.68 GB of working bytes and a measured peak of 2.23 GB in all, 1.33 bytes a
+//! position; twice the positions for `last_four = S | N`. A strict bound of one byte a
+//! position in all would need the working state itself below a byte: see "32 seeds" below
+//! for the joint code (5 bits for both bounds) that would allow it.
 //!
-//! **Disk.** Rounds need scratch space for the moves: 8 bytes a move, about 2.6 moves a
-//! position that is not final (23 MB for the 12-seed layer, 1.9 GB for 20 seeds, about 9 GB
-//! for 24 and 37 GB for 28). They are deleted when the layer is done. `Method::Sweeps`
-//! needs none.
+//! **Disk.** Rounds need scratch space for the moves: 8 bytes a move, about 2.9 moves a
+//! position (23 MB for the 12-seed layer, 1.9 GB for 20 seeds, 9.6 GB for 24 and 38.5 GB
+//! for 28). They are deleted when the layer is done. `Method::Sweeps` needs none.
 //!
 //! ## Measured
 //!
-//! `solve tables build --max-seeds 24` (Hoyito II, 2 threads on a 2-core machine shared
-//! with other jobs, so the process had about one core on average):
+//! `/usr/bin/time -v solve tables build --max-seeds 28 --dir DIR` (Hoyito II, 2 threads on
+//! the 2-core, 24 GiB project machine, otherwise idle but for a low-priority compile during
+//! the 24-seed layer): **all layers up to 28 seeds in 1,822 s (30.4 min)**, 2,602 s of user
+//! CPU, peak resident memory 2.23 GB.
 //!
-//! | seeds | positions | sweeps | rounds | seconds | file bytes | scratch bytes | peak RSS |
-//! | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-//! | 8 | 75,582 | 38 | 0 | 0.2 | 28,465 | 0 | 4 MB |
-//! | 12 | 1,352,078 | 2 | 46 | 1.0 | 507,167 | 23 MB | 29 MB |
-//! | 16 | 13,037,895 | 2 | 72 | 17.6 | 6,519,101 | 275 MB | 117 MB |
-//! | 20 | 84,672,315 | 2 | 53 | 76.6 | 42,336,327 | 1.9 GB | 252 MB |
-//! | 24 | 417,225,900 | 2 | 62 | 849.5 | 208,613,135 | 9.6 GB | 644 MB |
+//! | seeds | positions | sweeps | rounds | seconds | positions/s | file bytes | scratch bytes | peak RSS |
+//! | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+//! | 8 | 75,582 | 37 | 0 | 0.1 | 0.98 M | 28,465 | 0 | 4 MB |
+//! | 12 | 1,352,078 | 2 | 46 | 0.5 | 2.59 M | 507,167 | 23 MB | 30 MB |
+//! | 16 | 13,037,895 | 2 | 72 | 7.8 | 1.67 M | 6,519,101 | 275 MB | 117 MB |
+//! | 20 | 84,672,315 | 2 | 53 | 40.7 | 2.08 M | 42,336,327 | 1.9 GB | 279 MB |
+//! | 24 | 417,225,900 | 2 | 62 | 273.9 | 1.52 M | 208,613,135 | 9.6 GB | 639 MB |
+//! | 28 | 1,676,056,044 | 2 | 52 | 1,497.8 | 1.12 M | 838,028,223 | 38.5 GB | 2,180 MB |
 //!
-//! About 2.8 evaluations (move generations) per position in all. Sweeping to the end
-//! instead takes about 40 sweeps (16 seeds: 42 sweeps, 72 s against 18 s).
+//! The 28-seed layer: first sweep 310 s, second sweep (writing the moves) 397 s, sorting
+//! the moves and the first round 253 s, the other 51 rounds 513 s, the file 24 s. About 2.6
+//! evaluations (move generations) per position in all. Sweeping to the end instead takes
+//! about 30 to 40 sweeps (20 seeds: 29 sweeps, 369 s against 47 s with rounds, both with
+//! the code before positions were evaluated a few behind their moves). All layers up to 24
+//! seeds alone, with the code as it is, take 324 s.
+//!
+//! ## 32 seeds
+//!
+//! The 32-seed layer has 5,752,004,349 positions (C(43, 11)) under symmetric rules. Its
+//! bounds reach 8 steps, so each needs 4 bits: the working byte has no spare bits for the
+//! marks, and [`Method::Auto`] falls back to sweeps; its indices also pass 2^32, beyond the
+//! 4-byte halves of a move record. What it takes as the code stands, on this kind of
+//! machine: 5.75 GB of working bytes plus 1.1 GB of smaller layers (fits in 24 GB); a sweep
+//! costs about 185 ns a position on 2 threads at 28 seeds (310 s) and a little more per
+//! position at 32, so about 21 minutes; 30 to 40 sweeps make **11 to 14 hours**. The file
+//! is about 3.6 GB (5 bits a value).
+//!
+//! To build it with rounds instead, two changes: (1) store the bounds as one *joint code*:
+//! `lo` and `hi` are never both positive (the build checks it), so the pair takes one of
+//! `2 * 8 + 1 = 17` values, 5 bits, leaving two bits for the marks (this also brings the
+//! working state of layers up to 28 seeds to 6 bits, and, with the marks in separate
+//! bitmaps, to 4 bits: half a byte a position); (2) move records with 5-byte indices (10
+//! bytes a move). At about 2.9 moves a position the scratch moves take about 170 GB, which
+//! this machine's disk does not have; on one that does, two sweeps (about 45 minutes) plus
+//! sorting and rounds (scaling the 28-seed layer's 766 s by positions and move cost, about
+//! 50 minutes) come to **about 1.5 to 2 hours** on 2 cores, more if the disk cannot stream
+//! the rounds' reads. Or the layer is split across machines as below.
 //!
 //! ## Splitting the build across machines
 //!
