@@ -127,6 +127,25 @@ impl Progress for Bars {
         *self.positions.lock().unwrap_or_else(|e| e.into_inner()) = positions;
         *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
+    fn layer_plan(&self, seeds: usize, positions: u64, rounds: bool) {
+        if self.quiet || positions < 1 << 20 {
+            return;
+        }
+        // A byte a position in memory; in rounds, about 2.9 moves of 8 bytes a position on
+        // disk (measured up to 28 seeds).
+        let disk = if rounds {
+            format!(
+                "about {} of scratch moves on disk, then rounds",
+                human_bytes(positions as f64 * 23.0)
+            )
+        } else {
+            "sweeps only (no scratch files)".to_string()
+        };
+        eprintln!(
+            "layer {seeds:2}: {positions} positions, {} of working memory, {disk}",
+            human_bytes(positions as f64)
+        );
+    }
     fn sweep_start(&self, seeds: usize, sweep: u32) {
         if self.quiet {
             return;
@@ -165,6 +184,15 @@ impl Progress for Bars {
     }
 }
 
+/// A byte count with a decimal unit: `23 MB`, `1.68 GB`.
+fn human_bytes(b: f64) -> String {
+    match b {
+        b if b >= 1e9 => format!("{:.2} GB", b / 1e9),
+        b if b >= 1e6 => format!("{:.0} MB", b / 1e6),
+        b => format!("{:.0} kB", b / 1e3),
+    }
+}
+
 fn layer_json(s: &LayerStats) -> serde_json::Value {
     json!({
         "seeds": s.seeds,
@@ -199,6 +227,9 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
     impl Progress for Report<'_> {
         fn layer_start(&self, seeds: usize, positions: u64) {
             self.inner.layer_start(seeds, positions)
+        }
+        fn layer_plan(&self, seeds: usize, positions: u64, rounds: bool) {
+            self.inner.layer_plan(seeds, positions, rounds)
         }
         fn sweep_start(&self, seeds: usize, sweep: u32) {
             self.inner.sweep_start(seeds, sweep)

@@ -28,6 +28,9 @@ const MAX_BOUND: usize = 15;
 pub trait Progress: Sync {
     /// A layer starts: its seeds and positions.
     fn layer_start(&self, _seeds: usize, _positions: u64) {}
+    /// How the layer will be built: with `rounds`, the second sweep writes the layer's
+    /// moves to scratch files (see [`Method::Auto`]).
+    fn layer_plan(&self, _seeds: usize, _positions: u64, _rounds: bool) {}
     /// A sweep over the layer starts (1-based).
     fn sweep_start(&self, _seeds: usize, _sweep: u32) {}
     /// `positions` more positions of the current sweep are done.
@@ -900,9 +903,14 @@ fn build_layer(
     };
     let scratch = path.with_extension("moves");
     if scratch.exists() {
+        // Left by a build that was killed.
         std::fs::remove_dir_all(&scratch).map_err(io(&scratch))?;
     }
+    // Removes the scratch moves however the layer ends (a full disk, an error, a panic),
+    // so that tens of gigabytes are not left behind.
+    let _cleanup = RemoveOnDrop(&scratch);
     progress.layer_start(n, count);
+    progress.layer_plan(n, count, edges_at.is_some());
     let mut stats = LayerStats {
         seeds: n,
         positions: count,
@@ -1003,6 +1011,17 @@ fn build_layer(
     stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
     stats.seconds = t0.elapsed().as_secs_f64();
     Ok(stats)
+}
+
+/// Removes a scratch folder when dropped (if it is there).
+struct RemoveOnDrop<'a>(&'a Path);
+
+impl Drop for RemoveOnDrop<'_> {
+    fn drop(&mut self) {
+        if self.0.exists() {
+            let _ = std::fs::remove_dir_all(self.0);
+        }
+    }
 }
 
 /// The stored code of a position from its bounds at the fixpoint: the mover's forced gain
