@@ -104,7 +104,7 @@ pub struct BestArgs {
 }
 
 /// Endgame tables as the search's oracle.
-struct TableProbe(Arc<Tables>);
+pub(crate) struct TableProbe(pub(crate) Arc<Tables>);
 
 impl<const W: usize> Probe<W> for TableProbe {
     fn probe(&self, p: &Position<W>) -> Option<i32> {

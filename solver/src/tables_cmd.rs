@@ -81,6 +81,18 @@ pub struct VerifyArgs {
     /// Positions checked per layer, spread evenly over its index.
     #[arg(long, default_value_t = 100_000)]
     pub samples: u64,
+    /// Also solve this many positions of each layer by exact search that uses only the
+    /// smaller layers, and compare with the stored values: an independent check, which also
+    /// catches values that agree with their moves but are wrong on cycles.
+    #[arg(long, default_value_t = 0)]
+    pub search: u64,
+    /// Time limit of each of those searches in milliseconds; a search that does not finish
+    /// in time is counted as unfinished, not compared.
+    #[arg(long, default_value_t = 2000)]
+    pub search_ms: u64,
+    /// Check only the layer of this many seeds on the board.
+    #[arg(long)]
+    pub layer: Option<usize>,
 }
 
 /// Runs `solve tables ...`.
@@ -459,20 +471,52 @@ fn info(rules: &Rules, dir: &std::path::Path, json: bool) -> Result<()> {
 }
 
 fn verify(rules: &Rules, dir: &std::path::Path, json: bool, a: &VerifyArgs) -> Result<()> {
+    if a.search_ms == 0 {
+        bail!("--search-ms must be at least 1");
+    }
     let tables = open(rules, dir)?;
     let mut failed = 0;
-    let layers: Vec<usize> = tables.layers().map(|l| l.seeds()).collect();
+    let layers: Vec<usize> = tables
+        .layers()
+        .map(|l| l.seeds())
+        .filter(|&n| a.layer.is_none_or(|m| m == n))
+        .collect();
+    if layers.is_empty() {
+        bail!(
+            "no layer of {} seeds in {}",
+            a.layer.unwrap_or_default(),
+            dir.display()
+        );
+    }
     for n in layers {
         let t0 = Instant::now();
         let (checked, bad) = tables.verify_layer(n, a.samples);
         failed += bad.len();
+        let searched = if a.search > 0 {
+            Some(search_check(rules, dir, &tables, n, a)?)
+        } else {
+            None
+        };
+        if let Some(s) = &searched {
+            failed += s.differ.len();
+        }
         if json {
-            print_json(&json!({
+            let mut v = json!({
                 "seeds": n,
                 "checked": checked,
                 "failed": bad,
                 "seconds": t0.elapsed().as_secs_f64(),
-            }));
+            });
+            if let Some(s) = &searched {
+                v["search"] = json!({
+                    "agree": s.agree,
+                    "differ": s.differ,
+                    "unfinished": s.unfinished,
+                    "skipped": s.skipped,
+                    "ms_each": a.search_ms,
+                });
+            }
+            print_json(&v);
         } else {
             println!(
                 "layer {n:2}: {checked} positions checked, {} wrong",
@@ -481,10 +525,91 @@ fn verify(rules: &Rules, dir: &std::path::Path, json: bool, a: &VerifyArgs) -> R
             for b in &bad {
                 println!("  {b}");
             }
+            if let Some(s) = &searched {
+                println!(
+                    "          exact search with the smaller layers only: {} agree, {} differ, {} unfinished in {} ms, {} skipped (no move to play)",
+                    s.agree,
+                    s.differ.len(),
+                    s.unfinished,
+                    a.search_ms,
+                    s.skipped
+                );
+                for d in &s.differ {
+                    println!("  {d}");
+                }
+            }
         }
     }
     if failed > 0 {
-        bail!("{failed} stored values disagree with their moves");
+        bail!("{failed} stored values disagree with their moves or with search");
     }
     Ok(())
+}
+
+/// What exact search said about a sample of a layer.
+struct SearchCheck {
+    agree: u64,
+    differ: Vec<String>,
+    unfinished: u64,
+    skipped: u64,
+}
+
+/// Solves `a.search` positions of layer `n` by exact search that stops at the layers below
+/// `n` (none for the smallest), in parallel, one thread a search, and compares.
+fn search_check(
+    rules: &Rules,
+    dir: &std::path::Path,
+    tables: &Tables,
+    n: usize,
+    a: &VerifyArgs,
+) -> Result<SearchCheck> {
+    use hoyito_search::{Config, Limits, Searcher};
+    use rayon::prelude::*;
+    use std::sync::Arc;
+    let lower = Tables::open_up_to(dir, rules, n.saturating_sub(1))
+        .with_context(|| format!("opening the tables in {}", dir.display()))?;
+    let lower = (lower.max_seeds() > 0).then(|| Arc::new(lower));
+    let limits = Limits {
+        time: Some(Duration::from_millis(a.search_ms)),
+        ..Limits::exact()
+    };
+    let samples = tables.sample(n, a.search);
+    // Per position: `None` when it has no move to play, else the search's score and the
+    // stored value when the search finished.
+    let results: Vec<Option<Option<(i32, i32)>>> = samples
+        .par_iter()
+        .map(|&(p, stored)| {
+            if !p.has_legal_move(rules) {
+                return None;
+            }
+            let config = Config {
+                hash_mb: 16,
+                ..Config::default()
+            };
+            let mut searcher = Searcher::<2>::new(*rules, config);
+            if let Some(t) = &lower {
+                searcher =
+                    searcher.with_probe(Box::new(crate::search_cmd::TableProbe(Arc::clone(t))));
+            }
+            let r = searcher.search(&p, &limits);
+            Some(r.exact.then_some((r.score, stored)))
+        })
+        .collect();
+    let mut check = SearchCheck {
+        agree: 0,
+        differ: Vec::new(),
+        unfinished: 0,
+        skipped: 0,
+    };
+    for ((p, _), r) in samples.iter().zip(results) {
+        match r {
+            None => check.skipped += 1,
+            Some(None) => check.unfinished += 1,
+            Some(Some((found, stored))) if found == stored => check.agree += 1,
+            Some(Some((found, stored))) => check
+                .differ
+                .push(format!("{p}: stored {stored}, exact search {found}")),
+        }
+    }
+    Ok(check)
 }

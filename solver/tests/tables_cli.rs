@@ -99,6 +99,23 @@ fn build_probe_info_verify() {
     let verified = lines(&ok(&["tables", "--dir", d, "verify", "--json"]));
     assert_eq!(verified[0]["failed"], serde_json::json!([]));
     assert_eq!(verified[0]["checked"], 75582);
+    // Exact search (no smaller layer to stop at here) agrees with every sampled value.
+    let searched = lines(&ok(&[
+        "tables",
+        "--dir",
+        d,
+        "verify",
+        "--samples",
+        "10",
+        "--search",
+        "30",
+        "--json",
+    ]));
+    let s = &searched[0]["search"];
+    assert_eq!(s["differ"], serde_json::json!([]));
+    let agree = s["agree"].as_u64().unwrap();
+    let total = agree + s["unfinished"].as_u64().unwrap() + s["skipped"].as_u64().unwrap();
+    assert!(agree >= 25 && total >= 30, "{s}");
 
     // Positions beyond the tables are an error, not a guess.
     let out = solve(&["tables", "--dir", d, "probe", "4,4,4,4,4,4/4,4,4,4,4,4 S"]);

@@ -198,22 +198,13 @@ impl Tables {
     /// moves (or minus the value after a pass, or 0 when neither side can move). Returns the
     /// positions checked and those that fail (at most 20 shown).
     pub fn verify_layer(&self, seeds: usize, samples: u64) -> (u64, Vec<String>) {
-        let Some(layer) = self.layers.get(seeds).and_then(|l| l.as_ref()) else {
+        if !self.has_layer(seeds) {
             return (0, vec![format!("layer {seeds} is not loaded")]);
-        };
-        let layout = layer.layout();
-        let count = layout.count();
-        let stride = (count / samples.max(1)).max(1);
+        }
         let mut checked = 0;
         let mut bad = Vec::new();
-        let mut i = 0u64;
-        let mut board = [0u8; MAX_BOARD];
-        while i < count {
-            let side = (i / layout.per_side()) as usize;
-            layout.unrank(i % layout.per_side(), &mut board);
-            let p = position_of(&self.rules_for_build(), layout.holes(), side, &board);
+        for (p, stored) in self.sample(seeds, samples) {
             checked += 1;
-            let stored = layer.value(i);
             let expect = match self.move_values(&p) {
                 Some(list) if !list.is_empty() => list.iter().map(|m| m.value).max(),
                 Some(_) => {
@@ -232,9 +223,30 @@ impl Tables {
                     p.with_captured(0, 0)
                 ));
             }
-            i += stride;
         }
         (checked, bad)
+    }
+
+    /// About `samples` positions of the layer of `seeds` seeds (every position if the layer
+    /// is smaller), spread evenly over its index, each with its stored value. Empty when the
+    /// layer is not loaded.
+    pub fn sample(&self, seeds: usize, samples: u64) -> Vec<(Position6, i32)> {
+        let Some(layer) = self.layers.get(seeds).and_then(|l| l.as_ref()) else {
+            return Vec::new();
+        };
+        let layout = layer.layout();
+        let stride = (layout.count() / samples.max(1)).max(1);
+        let rules = self.rules_for_build();
+        let mut board = [0u8; MAX_BOARD];
+        (0..layout.count())
+            .step_by(stride as usize)
+            .map(|i| {
+                let side = (i / layout.per_side()) as usize;
+                layout.unrank(i % layout.per_side(), &mut board);
+                let p = position_of(&rules, layout.holes(), side, &board);
+                (p, layer.value(i))
+            })
+            .collect()
     }
 
     fn rules_for_build(&self) -> Rules {
