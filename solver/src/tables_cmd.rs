@@ -56,13 +56,15 @@ pub struct BuildArgs {
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// How each layer reaches its fixpoint: `auto` sweeps while changes are many, then
-    /// writes the layer's moves reversed to scratch files beside the tables and evaluates
-    /// only predecessors of changed positions; `sweeps` sweeps the whole layer every time
-    /// (no scratch files, slower).
+    /// How each layer reaches its fixpoint: `auto` sweeps the layer twice, the second time
+    /// also writing its moves reversed to scratch files beside the tables (about 23 bytes a
+    /// position), then evaluates only the predecessors of changed positions, round after
+    /// round (small layers, and layers whose bounds leave no spare bits, are swept to the
+    /// end); `sweeps` sweeps the whole layer until nothing changes (no scratch files, about
+    /// 8 times slower).
     #[arg(long, default_value = "auto", value_parser = ["auto", "sweeps"])]
     pub method: String,
-    /// With `auto`, write the moves in this sweep instead of choosing by the changes seen.
+    /// With `auto`, write the moves in this sweep instead of the second.
     #[arg(long)]
     pub moves_at_sweep: Option<u32>,
 }
