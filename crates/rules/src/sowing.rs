@@ -206,8 +206,11 @@ pub(crate) fn long_sowing<const W: usize>(
         return hit.as_ref().map(|e| absolute(w.resolve(e)));
     }
 
-    // States to cache once the outcome is known: the entry and the distinguished ones.
+    // States to cache once the outcome is known: the entry and the distinguished ones,
+    // and the keys of the distinguished ones (a set: a walk of 10^8 laps meets about
+    // 400,000 of them, too many to compare one by one at each).
     let mut met: Vec<Walker<W>> = vec![w];
+    let mut met_keys: ahash::AHashSet<Key> = ahash::AHashSet::new();
     let mut tortoise = w.board;
     let mut tortoise_phase = w.phase;
     let (mut power, mut lam) = (1u64, 0u64);
@@ -230,10 +233,7 @@ pub(crate) fn long_sowing<const W: usize>(
             }
             // A distinguished state met twice on this walk closes a cycle (sooner than
             // Brent's method, which remains for cycles without distinguished states).
-            if met[1..]
-                .iter()
-                .any(|m| m.board == w.board && m.phase == w.phase)
-            {
+            if !met_keys.insert(w.key()) {
                 break None;
             }
             met.push(w);

@@ -140,14 +140,8 @@ proptest! {
 }
 
 /// A plain implementation of one move for the test: an array board, a copy per move, every
-/// absolute sowing state kept in a hash set. Returns the board after the move, the seeds
-/// captured, and whether it captured; `None` for an endless sowing.
-fn reference_move(
-    rules: &Rules,
-    board: &[u32],
-    side: Side,
-    hole: usize,
-) -> Option<(Vec<u32>, u32, bool)> {
+/// absolute sowing state kept in a hash set.
+fn reference_move(rules: &Rules, board: &[u32], side: Side, hole: usize) -> Reference {
     let h = rules.holes();
     let n = 2 * h;
     let start = if side == Side::South { 0 } else { h };
@@ -164,7 +158,7 @@ fn reference_move(
         }
         at = (at + c) % n;
         if b[at] == 1 {
-            return Some((b, 0, false));
+            return Reference::Ends(b, 0, false);
         }
         if b[at] == 4 && capturable(at) {
             let mut got = 4;
@@ -180,16 +174,44 @@ fn reference_move(
                     b[j] = 0;
                 }
             }
-            return Some((b, got, true));
+            return Reference::Ends(b, got, true);
         }
         if !seen.insert((b.clone(), at)) {
-            return None;
+            return Reference::Endless;
+        }
+        if seen.len() > REFERENCE_LAPS {
+            return Reference::GaveUp;
         }
     }
 }
 
+/// Laps after which the reference gives up (it keeps every state: an endless sowing of tens
+/// of millions of laps, which random boards with up to 96 seeds do produce, would take
+/// gigabytes and minutes). Such moves are left to the conformance vectors and the known
+/// cases below.
+const REFERENCE_LAPS: usize = 100_000;
+
+/// What the reference says about a move.
+enum Reference {
+    /// The sowing ends: the board after it, the seeds captured, whether it captured.
+    Ends(Vec<u32>, u32, bool),
+    /// The sowing never ends.
+    Endless,
+    /// Longer than [`REFERENCE_LAPS`]: no answer.
+    GaveUp,
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, .. ProptestConfig::default() })]
+    // A fixed seed: random boards with up to 96 seeds include endless sowings of up to
+    // billions of laps, which the exact detector walks in seconds to minutes; with a seed
+    // the run takes the same time every time. (`PROPTEST_RNG_SEED` is ignored here; change
+    // the seed to explore other boards.)
+    #![proptest_config(ProptestConfig {
+        cases: 3000,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20261130),
+        .. ProptestConfig::default()
+    })]
 
     /// Every move of a random 2x6 position agrees with the reference implementation:
     /// endless or not, board after the sowing, seeds captured, extra turn.
@@ -213,10 +235,15 @@ proptest! {
             if p.seeds_in(side, hole) == 0 {
                 continue;
             }
+            let reference = reference_move(&rules, &cells, side, hole);
+            if matches!(reference, Reference::GaveUp) {
+                continue;
+            }
             let mine = p.play(&rules, Move(hole as u8));
-            match reference_move(&rules, &cells, side, hole) {
-                None => prop_assert!(mine.is_err(), "{p}: move {hole} should be endless"),
-                Some((b, got, capture)) => {
+            match reference {
+                Reference::GaveUp => {}
+                Reference::Endless => prop_assert!(mine.is_err(), "{p}: move {hole} should be endless"),
+                Reference::Ends(b, got, capture) => {
                     let c = mine.unwrap();
                     prop_assert_eq!(c.captured as u32, got);
                     prop_assert_eq!(c.extra_turn, capture);
@@ -242,7 +269,10 @@ fn endless_detection_is_exact_on_known_cases() {
     let p = Position6::parse(&rules, "3,2,9,3,1,0/1,0,2,1,0,2 S 12-12").unwrap();
     assert!(p.play(&rules, Move(4)).is_err());
     let cells = [3, 2, 9, 3, 1, 0, 1, 0, 2, 1, 0, 2];
-    assert!(reference_move(&rules, &cells, Side::South, 4).is_none());
+    assert!(matches!(
+        reference_move(&rules, &cells, Side::South, 4),
+        Reference::Endless
+    ));
     for hole in [1, 2, 3, 5] {
         assert!(p.play(&rules, Move(hole)).is_ok());
     }
