@@ -114,15 +114,18 @@ struct Bars {
     positions: Mutex<u64>,
     quiet: bool,
     started: Mutex<Instant>,
+    /// Where the tables (and the scratch moves) go.
+    dir: PathBuf,
 }
 
 impl Bars {
-    fn new(quiet: bool) -> Self {
+    fn new(quiet: bool, dir: &std::path::Path) -> Self {
         Bars {
             bar: Mutex::new(None),
             positions: Mutex::new(0),
             quiet,
             started: Mutex::new(Instant::now()),
+            dir: dir.to_path_buf(),
         }
     }
 
@@ -142,15 +145,27 @@ impl Progress for Bars {
         *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
     fn layer_plan(&self, seeds: usize, positions: u64, rounds: bool) {
+        // A byte a position in memory; in rounds, about 2.9 moves of 8 bytes a position on
+        // disk (measured up to 28 seeds).
+        let scratch = if rounds { positions * 23 } else { 0 };
+        let free = hoyito_tables::available_space(&self.dir);
+        if let Some(free) = free.filter(|&f| f < scratch + scratch / 10) {
+            // Said even when quiet: the build will likely fail on a full disk.
+            eprintln!(
+                "warning: layer {seeds} needs about {} of scratch moves, and {} has {} free; \
+                 free some space or build with --method sweeps (no scratch files, slower)",
+                human_bytes(scratch as f64),
+                self.dir.display(),
+                human_bytes(free as f64)
+            );
+        }
         if self.quiet || positions < 1 << 20 {
             return;
         }
-        // A byte a position in memory; in rounds, about 2.9 moves of 8 bytes a position on
-        // disk (measured up to 28 seeds).
         let disk = if rounds {
             format!(
                 "about {} of scratch moves on disk, then rounds",
-                human_bytes(positions as f64 * 23.0)
+                human_bytes(scratch as f64)
             )
         } else {
             "sweeps only (no scratch files)".to_string()
@@ -233,7 +248,7 @@ fn peak_memory() -> Option<u64> {
 }
 
 fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Result<()> {
-    let bars = Bars::new(a.quiet || json);
+    let bars = Bars::new(a.quiet || json, dir);
     struct Report<'a> {
         inner: &'a Bars,
         json: bool,

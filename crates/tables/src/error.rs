@@ -57,14 +57,9 @@ impl fmt::Display for TableError {
     }
 }
 
-impl std::error::Error for TableError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TableError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
+/// The message of every variant is complete (an I/O error's cause is part of it), so no
+/// variant reports a `source`: a chain of causes would print the cause twice.
+impl std::error::Error for TableError {}
 
 /// Wraps an I/O error with its path.
 pub(crate) fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {

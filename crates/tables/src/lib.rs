@@ -203,4 +203,5 @@ pub use build::{
 pub use error::TableError;
 pub use format::{bits_of, step_of, Header, Layer, TableKey, FORMAT_VERSION};
 pub use index::{Layout, MAX_BOARD};
+pub use mem::available_space;
 pub use tables::{MoveValue, Tables};

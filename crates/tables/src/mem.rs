@@ -79,3 +79,34 @@ pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (slice, i);
 }
+
+/// Bytes free for an unprivileged user on the file system that holds `path` (the nearest
+/// existing folder above it), or `None` where this is not known (other systems, errors).
+pub fn available_space(path: &std::path::Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let dir = path.ancestors().find(|p| p.is_dir())?;
+        let dir = if dir.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            dir
+        };
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+        // SAFETY: `c` is a valid NUL-terminated path and `st` is written by the call before
+        // it is read (only when the call succeeds).
+        let st = unsafe {
+            if libc::statvfs(c.as_ptr(), st.as_mut_ptr()) != 0 {
+                return None;
+            }
+            st.assume_init()
+        };
+        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}

@@ -78,3 +78,14 @@ fn damaged_and_foreign_files_are_errors() {
     std::fs::write(&file, &good).unwrap();
     assert_eq!(Tables::open(dir.path(), &r).unwrap().max_seeds(), 8);
 }
+
+#[cfg(unix)]
+#[test]
+fn free_space_is_read_for_a_folder_not_made_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let here = hoyito_tables::available_space(dir.path()).expect("statvfs works on unix");
+    let below = hoyito_tables::available_space(&dir.path().join("a/b/c")).unwrap();
+    assert!(here > 0);
+    // The same file system, so about the same figure (other writers may change it a little).
+    assert!(here.abs_diff(below) < 1 << 30, "{here} {below}");
+}
