@@ -308,7 +308,7 @@ impl<const W: usize> Searcher<W> {
     }
 
     /// Exact value, best move and a principal variation given an exact value function: the
-    /// line follows moves that keep the value, while no position repeats.
+    /// line follows moves that keep the value (captures first), while no position repeats.
     fn solve_by(
         &self,
         root: &Position<W>,
@@ -331,9 +331,14 @@ impl<const W: usize> Searcher<W> {
                 } else {
                     -value(&c.position)?
                 };
+                // Among the moves that keep the value, a capture first: it cashes part of
+                // the value at once, where a quiet move that keeps it may go round a cycle.
                 if s == v {
-                    chosen = Some(*c);
-                    break;
+                    if c.extra_turn {
+                        chosen = Some(*c);
+                        break;
+                    }
+                    chosen.get_or_insert(*c);
                 }
             }
             let Some(c) = chosen else { break };

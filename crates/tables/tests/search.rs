@@ -56,3 +56,41 @@ fn exact_search_equals_tables() {
     }
     assert!(nonzero > 0);
 }
+
+#[test]
+fn answers_from_the_tables_prefer_a_capture_that_keeps_the_value() {
+    let rules = Rules::default().with_seeds(8).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &rules, 12, &Quiet).unwrap();
+    let tables = Arc::new(Tables::open(dir.path(), &rules).unwrap());
+    let searcher =
+        Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(Oracle(tables.clone())));
+    let mut found = 0;
+    for p in sample(&rules, 12, 3000) {
+        let Some(best) = tables.best_moves(&p) else {
+            continue;
+        };
+        let is_capture = |m: hoyito_rules::Move| p.play(&rules, m).is_ok_and(|c| c.extra_turn);
+        let captures = best.iter().filter(|b| is_capture(b.mv)).count();
+        if captures == 0 || captures == best.len() {
+            continue;
+        }
+        // Both kinds keep the value here: the answer must be one of the captures.
+        found += 1;
+        let r = searcher.search(&p, &Limits::exact());
+        assert!(r.exact, "{p}");
+        let mv = r.best.unwrap();
+        assert!(
+            best.iter().any(|b| b.mv == mv),
+            "{p}: {mv:?} keeps the value"
+        );
+        assert!(
+            is_capture(mv),
+            "{p}: {mv:?} is quiet though a capture keeps the value"
+        );
+    }
+    assert!(
+        found > 10,
+        "only {found} positions with both kinds of best move"
+    );
+}
