@@ -381,15 +381,17 @@ fn print_probe(tables: &Tables, p: &Position6, json: bool) -> Result<()> {
         );
     };
     let moves = tables.move_values(p).unwrap_or_default();
-    let best: Vec<u8> = moves
+    // Captures first: see `Tables::best_moves`.
+    let best: Vec<u8> = tables
+        .best_moves(p)
+        .unwrap_or_default()
         .iter()
-        .filter(|m| m.value == value)
         .map(|m| m.mv.0)
         .collect();
     if json {
         let mv: Vec<_> = moves
             .iter()
-            .map(|m| json!({ "move": m.mv.0, "value": m.value }))
+            .map(|m| json!({ "move": m.mv.0, "value": m.value, "capture": m.capture }))
             .collect();
         print_json(&json!({
             "position": p.to_string(),
@@ -408,12 +410,15 @@ fn print_probe(tables: &Tables, p: &Position6, json: bool) -> Result<()> {
             println!("  no legal move: {side} passes");
         }
         for m in &moves {
-            println!(
-                "  {:>2}  {:>4}{}",
-                m.mv.0,
-                m.value,
-                if m.value == value { "  best" } else { "" }
-            );
+            let mut notes = Vec::new();
+            if m.value == value {
+                notes.push("best");
+            }
+            if m.capture {
+                notes.push("capture");
+            }
+            let line = format!("  {:>2}  {:>4}  {}", m.mv.0, m.value, notes.join(", "));
+            println!("{}", line.trim_end());
         }
     }
     Ok(())

@@ -76,6 +76,11 @@ fn build_probe_info_verify() {
     let probed = lines(&ok(&["tables", "--dir", d, "probe", p, "--json"]));
     assert_eq!(probed[0]["value"], 8);
     assert_eq!(probed[0]["best"], serde_json::json!([6]));
+    let six = &probed[0]["moves"].as_array().unwrap()[0];
+    assert_eq!(
+        (six["move"].as_u64(), six["capture"].as_bool()),
+        (Some(6), Some(true))
+    );
 
     // Positions from standard input, one JSON object a line.
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))

@@ -35,6 +35,8 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its value: net future captures of the mover after playing it, under best play.
     pub value: i32,
+    /// Whether it captures (and so gives an extra turn or ends the game).
+    pub capture: bool,
 }
 
 impl Tables {
@@ -174,6 +176,7 @@ impl Tables {
                 Some(v) => out.push(MoveValue {
                     mv: c.mv,
                     value: c.gain as i32 + if c.extra_turn { v } else { -v },
+                    capture: c.extra_turn,
                 }),
                 None => ok = false,
             }
@@ -181,16 +184,22 @@ impl Tables {
         ok.then_some(out)
     }
 
-    /// The moves of `p` that keep its exact value (all best moves), or `None` when not in
-    /// the tables. Empty when the side to move must pass.
+    /// The moves of `p` that keep its exact value (all best moves), captures first, then in
+    /// hole order; `None` when not in the tables. Empty when the side to move must pass.
     ///
     /// Under the endless-play rule a value-keeping move is not always progress: from a won
-    /// position a side that only keeps the value may go round a cycle. A player should prefer
-    /// captures among equal moves, or use search to make sure the gain is reached.
+    /// position a side that only keeps the value may go round a cycle. A capture that keeps
+    /// the value cashes part of it at once, hence the order; with only quiet best moves, use
+    /// search to make sure the gain is reached.
     pub fn best_moves(&self, p: &Position6) -> Option<Vec<MoveValue>> {
         let v = self.probe(p)?;
-        let all = self.move_values(p)?;
-        Some(all.into_iter().filter(|m| m.value == v).collect())
+        let mut best: Vec<MoveValue> = self
+            .move_values(p)?
+            .into_iter()
+            .filter(|m| m.value == v)
+            .collect();
+        best.sort_by_key(|m| !m.capture);
+        Some(best)
     }
 
     /// Checks `samples` positions of the layer of `seeds` seeds, spread evenly over its
