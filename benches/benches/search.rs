@@ -15,6 +15,17 @@ fn suite<const W: usize>(rules: &Rules, text: &str, n: usize) -> Vec<Position<W>
         .collect()
 }
 
+/// Nodes of a fresh-table search of every position of `suite` to `depth`.
+fn suite_nodes<const W: usize>(e: &Searcher<W>, suite: &[Position<W>], depth: u32) -> u64 {
+    suite
+        .iter()
+        .map(|p| {
+            e.clear();
+            e.search(p, &Limits::depth(depth)).nodes
+        })
+        .sum()
+}
+
 fn fixed_depth(c: &mut Criterion) {
     let r6 = Rules::hoyito2(6).unwrap();
     let r12 = Rules::hoyito2(12).unwrap();
@@ -29,26 +40,8 @@ fn fixed_depth(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("search");
     g.sample_size(10);
-    g.bench_function("2x6 depth 10", |b| {
-        b.iter(|| {
-            s6.iter()
-                .map(|p| {
-                    e6.clear();
-                    e6.search(p, &Limits::depth(10)).nodes
-                })
-                .sum::<u64>()
-        })
-    });
-    g.bench_function("2x12 depth 8", |b| {
-        b.iter(|| {
-            s12.iter()
-                .map(|p| {
-                    e12.clear();
-                    e12.search(p, &Limits::depth(8)).nodes
-                })
-                .sum::<u64>()
-        })
-    });
+    g.bench_function("2x6 depth 10", |b| b.iter(|| suite_nodes(&e6, &s6, 10)));
+    g.bench_function("2x12 depth 8", |b| b.iter(|| suite_nodes(&e12, &s12, 8)));
     g.bench_function("2x12 depth 8 plain", |b| {
         b.iter(|| {
             s12.iter()

@@ -679,10 +679,11 @@ impl<'a> Ctx<'a> {
         });
         // The marks of this round become the changes the next one reads.
         self.eval_blocks.clear();
-        self.changed_blocks.clear();
-        for (old, new) in self.changed_blocks.0.iter().zip(&self.next_changed.0) {
-            old.store(new.swap(0, Relaxed), Relaxed);
-        }
+        self.changed_blocks
+            .0
+            .par_iter()
+            .zip(&self.next_changed.0)
+            .for_each(|(old, new)| old.store(new.swap(0, Relaxed), Relaxed));
         Ok((evaluated.into_inner(), changed.into_inner()))
     }
 }
