@@ -325,8 +325,9 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
     Ok(())
 }
 
-fn open(rules: &Rules, dir: &std::path::Path) -> Result<Tables> {
-    let t = Tables::open(dir, rules)
+/// Opens the layers of at most `max_seeds` seeds (all with `usize::MAX`).
+fn open(rules: &Rules, dir: &std::path::Path, max_seeds: usize) -> Result<Tables> {
+    let t = Tables::open_up_to(dir, rules, max_seeds)
         .with_context(|| format!("opening the tables in {}", dir.display()))?;
     if t.max_seeds() == 0 {
         bail!(
@@ -351,7 +352,7 @@ fn probe(rules_args: &RuleArgs, dir: &std::path::Path, json: bool, a: &ProbeArgs
     // The board size comes from the first position; every position must share it.
     let first = texts.first().cloned();
     let (rules, _) = resolve(rules_args, first.as_deref())?;
-    let tables = open(&rules, dir)?;
+    let tables = open(&rules, dir, usize::MAX)?;
     let one = |text: &str| -> Result<()> {
         let p = Position6::parse(&rules, text.trim())
             .with_context(|| format!("bad position '{}'", text.trim()))?;
@@ -496,7 +497,8 @@ fn verify(rules: &Rules, dir: &std::path::Path, json: bool, a: &VerifyArgs) -> R
     if a.search_ms == 0 {
         bail!("--search-ms must be at least 1");
     }
-    let tables = open(rules, dir)?;
+    // A layer's check reads only smaller layers besides its own.
+    let tables = open(rules, dir, a.layer.unwrap_or(usize::MAX))?;
     let mut failed = 0;
     let layers: Vec<usize> = tables
         .layers()
