@@ -22,6 +22,7 @@ mod game;
 mod notation;
 mod perft;
 mod position;
+mod probe;
 mod rules;
 pub mod sowing;
 
@@ -30,6 +31,7 @@ pub use game::{End, Game, Winner};
 pub use notation::{parse_move, Diagram, MAX_SEEDS_IN_HOLE};
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
+pub use probe::Probe;
 pub use rules::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES};
 
 /// Any error of this crate, for callers that handle them alike.
