@@ -111,7 +111,7 @@ impl<const W: usize> Probe<W> for TableProbe {
         self.0.probe(&p.cast::<2>()?)
     }
     fn max_seeds(&self) -> u32 {
-        self.0.max_seeds() as u32
+        Tables::max_seeds(&self.0) as u32
     }
 }
 
@@ -173,7 +173,7 @@ fn best_sized<const W: usize>(
     if let Some(t) = &tables {
         searcher = searcher.with_probe(Box::new(TableProbe(Arc::clone(t))));
     }
-    let tables_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
+    let tables_seeds = tables.as_ref().map_or(0, |t| Tables::max_seeds(t));
     let mut limits = Limits {
         depth: a.depth,
         time: a.time_ms.map(Duration::from_millis),

@@ -34,18 +34,11 @@ pub trait Probe<const W: usize>: Sync {
 }
 
 /// A shared oracle answers as the oracle itself (so a search can hold an `Arc` of tables).
+///
+/// Where this trait is in scope, a method call such as `tables.max_seeds()` on an `Arc` of
+/// an oracle finds this impl before the oracle's own inherent method: call the inherent
+/// one by path (`Tables::max_seeds(&tables)`) if the two differ.
 impl<const W: usize, P: Probe<W> + Send + ?Sized> Probe<W> for Arc<P> {
-    #[inline]
-    fn probe(&self, p: &Position<W>) -> Option<i32> {
-        (**self).probe(p)
-    }
-    fn max_seeds(&self) -> u32 {
-        (**self).max_seeds()
-    }
-}
-
-/// A borrowed oracle answers as the oracle itself.
-impl<const W: usize, P: Probe<W> + ?Sized> Probe<W> for &P {
     #[inline]
     fn probe(&self, p: &Position<W>) -> Option<i32> {
         (**self).probe(p)
