@@ -4,7 +4,8 @@
 //! `RULES.md` specifies them: a bit-packed [`Position`], sowing with relay laps, captures
 //! (with the Hoyito II backward chain), extra turns, automatic passes, the last-four award,
 //! exact detection of endless sowings, the position and move notation, a [`Game`] record that
-//! detects repetition, and [`perft`].
+//! detects repetition, and [`perft`]. [`Probe`] is the interface of an oracle of exact
+//! values (endgame tables) that a search may ask.
 //!
 //! ```
 //! use hoyito_rules::{Move, Position6, Rules};

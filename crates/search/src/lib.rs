@@ -5,6 +5,13 @@
 //! and an exact mode that proves the game value under the rules' `Values` section: net future
 //! captures for the side to move, extra turns as same-side plies, endless play worth 0.
 //!
+//! The pieces: a [`Searcher`] runs the threads and holds the transposition table
+//! ([`AtomicTable`] or [`MapTable`]) between searches; [`Limits`] say when a search stops,
+//! [`Config`] how it searches, and a [`SearchResult`] what it found. Exact mode answers small
+//! positions from an oracle ([`Probe`]: endgame tables) or by retrograde analysis of their
+//! component. [`Eval`] scores the horizon of a limited search; [`plain_search`] is the
+//! baseline without table or move ordering.
+//!
 //! ```
 //! use hoyito_rules::{Position6, Rules};
 //! use hoyito_search::{Config, Limits, Searcher};
