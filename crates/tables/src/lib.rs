@@ -196,11 +196,11 @@ mod index;
 mod mem;
 mod tables;
 
-pub use build::{
-    build, build_with, key_dir, layers_up_to, BuildOptions, LayerStats, Method, Progress, Quiet,
+pub use build::{build, build_with, BuildOptions, LayerStats, Method, Progress, Quiet};
+pub use error::{Damage, Inconsistency, Mismatch, TableError, Unsupported};
+pub use format::{
+    bits_of, key_dir, layers_up_to, step_of, Header, Layer, TableKey, FORMAT_VERSION,
 };
-pub use error::TableError;
-pub use format::{bits_of, step_of, Header, Layer, TableKey, FORMAT_VERSION};
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
 pub use tables::{MoveValue, Tables};
