@@ -3,7 +3,7 @@
 //! Exact endgame tables for Hoyito on boards up to 2x6: for every position with `n` seeds on
 //! the board, its value as RULES.md defines it (net future captures of the side to move under
 //! best play, endless play worth 0). One table ("layer") per `n`, built from small to large
-//! with [`build`], stored one file per layer, and read with [`Tables`].
+//! with [`build()`], stored one file per layer, and read with [`Tables`].
 //!
 //! ## Layers and indexing
 //!

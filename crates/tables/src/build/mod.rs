@@ -248,9 +248,6 @@ fn build_layer(
         file_positions,
     };
     if let Some(moves) = run_sweeps(&ctx, pk, &sweeps, progress, &mut stats)? {
-        // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
-        work.par_iter()
-            .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
         run_rounds(&ctx, pk, &moves, progress, &mut stats)?;
         scratch.remove()?;
     }
@@ -345,6 +342,10 @@ fn run_rounds(
     progress: &dyn Progress,
     stats: &mut LayerStats,
 ) -> Result<(), TableError> {
+    // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
+    ctx.work
+        .par_iter()
+        .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
     loop {
         stats.rounds += 1;
         let (evaluated, changed) = ctx.round(pk, moves)?;
