@@ -189,11 +189,16 @@
 //! is reported, never used.
 #![deny(missing_docs)]
 
+/// Building layers: the driver, sweeps, rounds and their scratch moves.
 mod build;
+/// The errors, each cause typed and shown once.
 mod error;
 pub mod format;
+/// The perfect index of a layer ([`Layout`]).
 mod index;
+/// Memory hints, a positional read, free disk space.
 mod mem;
+/// Opening built tables and probing them ([`Tables`]).
 mod tables;
 
 pub use build::{build, build_with, BuildOptions, LayerStats, Method, Progress, Quiet};

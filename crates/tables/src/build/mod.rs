@@ -183,6 +183,22 @@ fn check_buildable(key: &TableKey, max_seeds: usize) -> Result<(), TableError> {
 }
 
 impl LayerStats {
+    /// The figures of a layer of `count` positions whose build starts.
+    fn started(seeds: usize, count: u64) -> LayerStats {
+        LayerStats {
+            seeds,
+            positions: count,
+            sweeps: 0,
+            rounds: 0,
+            seconds: 0.0,
+            file_bytes: 0,
+            working_bytes: count,
+            evaluations: 0,
+            scratch_bytes: 0,
+            reused: false,
+        }
+    }
+
     /// The figures of a layer found built, from its header.
     fn reused(layer: &Layer) -> LayerStats {
         let h = layer.header();
@@ -201,7 +217,8 @@ impl LayerStats {
     }
 }
 
-/// Builds one layer into `path`, reading smaller layers from `lower`.
+/// Builds one layer into `path`, reading smaller layers from `lower`: sweeps, rounds if
+/// planned, then the file.
 fn build_layer(
     path: &Path,
     key: &TableKey,
@@ -226,18 +243,7 @@ fn build_layer(
     let scratch = ScratchDir::new(path)?;
     progress.layer_start(n, count);
     progress.layer_plan(n, count, moves_at.is_some());
-    let mut stats = LayerStats {
-        seeds: n,
-        positions: count,
-        sweeps: 0,
-        rounds: 0,
-        seconds: 0.0,
-        file_bytes: 0,
-        working_bytes: count,
-        evaluations: 0,
-        scratch_bytes: 0,
-        reused: false,
-    };
+    let mut stats = LayerStats::started(n, count);
     let file_positions = match options.method {
         Method::MovesAtSweep(_) => TEST_FILE_POSITIONS,
         _ => AUTO_FILE_POSITIONS,
