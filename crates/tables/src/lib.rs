@@ -92,7 +92,8 @@
 //!   the blocks of the move files whose bit is set, then evaluates the marked positions,
 //!   visiting only the marked blocks, and marks those that rose. Rounds stop when one
 //!   changes nothing. A round costs its evaluations and the reads of its blocks, not a
-//!   sweep.
+//!   sweep. ([`Method::MovesAtSweep`], the CLI's `--moves-at-sweep`, writes the moves in
+//!   another sweep.)
 //!
 //! Rounds are exact for the same reason: every bound written is still below the least
 //! fixpoint; and when the rounds stop, every position that is not final has been evaluated
