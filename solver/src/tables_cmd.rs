@@ -305,7 +305,7 @@ fn build(rules: &Rules, dir: &std::path::Path, json: bool, a: &BuildArgs) -> Res
     let options = BuildOptions {
         method: match (a.method.as_str(), a.moves_at_sweep) {
             ("sweeps", _) => Method::Sweeps,
-            (_, Some(k)) => Method::EdgesAt(k),
+            (_, Some(k)) => Method::MovesAtSweep(k),
             _ => Method::Auto,
         },
     };
