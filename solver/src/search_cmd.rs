@@ -66,7 +66,7 @@ impl EngineArgs {
             hash_mb: self.hash_mb,
             table: self.table.into(),
             eval: Eval::default(),
-            retrograde_seeds: None,
+            ..Config::default()
         })
     }
 }
@@ -577,7 +577,7 @@ fn match_sized<const W: usize>(rules: &Rules, a: &MatchArgs, json: bool) -> Resu
         hash_mb: a.hash_mb,
         table: TableKind::Atomic,
         eval,
-        retrograde_seeds: None,
+        ..Config::default()
     };
     let games = |opening: &Vec<Move>| {
         let pa = Searcher::<W>::new(*rules, config(eval_a));

@@ -27,6 +27,37 @@ pub struct Config {
     /// analysis. `None` picks by board size; `Some(0)` leaves exact mode to alpha-beta alone
     /// (for tests and measurements: it is far slower on positions with long cycles).
     pub retrograde_seeds: Option<u32>,
+    /// How exact mode proves values that the oracle and retrograde analysis do not reach.
+    pub exact_method: ExactMethod,
+}
+
+/// How exact mode proves a value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExactMethod {
+    /// Threshold proofs over an explicit graph of positions, with the least-fixpoint rule of
+    /// the tables, so cycles cost no path-dependent work (the default; one thread).
+    #[default]
+    Proof,
+    /// Null-window alpha-beta to the end of the game with repetition on the path, on every
+    /// search thread.
+    AlphaBeta,
+}
+
+impl Config {
+    /// Seeds on the board up to which exact mode solves whole components by retrograde
+    /// analysis: `retrograde_seeds`, or by board size (components of positions with more
+    /// seeds are too large on the boards played).
+    pub fn retro_seeds(&self, holes: usize) -> u32 {
+        if let Some(s) = self.retrograde_seeds {
+            return s;
+        }
+        match holes {
+            0..=4 => 24,
+            5..=6 => 12,
+            7..=8 => 8,
+            _ => 4,
+        }
+    }
 }
 
 impl Default for Config {
@@ -37,6 +68,7 @@ impl Default for Config {
             table: TableKind::Atomic,
             eval: Eval::default(),
             retrograde_seeds: None,
+            exact_method: ExactMethod::Proof,
         }
     }
 }

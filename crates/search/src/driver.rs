@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use hoyito_rules::{Move, Position, Probe, Rules};
 
-use crate::config::{Config, TableKind};
+use crate::config::{Config, ExactMethod, TableKind};
 use crate::limits::Limits;
-use crate::pv::{table_line, value_line};
+use crate::prover::{Budget, Prover};
+use crate::pv::{table_line, value_line, walk};
 use crate::result::SearchResult;
 use crate::retro::Retro;
 use crate::search::{Shared, Worker, INFINITE};
@@ -29,6 +30,7 @@ pub struct Searcher<const W: usize> {
     table: AnyTable<W>,
     probe: Option<Box<dyn Probe<W>>>,
     retro: Mutex<Retro<W>>,
+    prover: Mutex<Prover<W>>,
 }
 
 /// Most positions in one component that exact mode solves by retrograde analysis (about
@@ -55,6 +57,11 @@ impl<const W: usize> Searcher<W> {
             table,
             probe: None,
             retro: Mutex::new(Retro::new(rules, RETRO_CAP)),
+            prover: Mutex::new(Prover::new(
+                rules,
+                config.retro_seeds(rules.holes()),
+                RETRO_CAP,
+            )),
         }
     }
 
@@ -126,15 +133,7 @@ impl<const W: usize> Searcher<W> {
     /// Seeds on the board up to which exact mode tries retrograde analysis: components of
     /// positions with more seeds are too large on the boards played.
     fn retro_seeds(&self) -> u32 {
-        if let Some(s) = self.config.retrograde_seeds {
-            return s;
-        }
-        match self.rules.holes() {
-            0..=4 => 24,
-            5..=6 => 12,
-            7..=8 => 8,
-            _ => 4,
-        }
+        self.config.retro_seeds(self.rules.holes())
     }
 
     fn retro_len(&self) -> usize {
@@ -161,10 +160,16 @@ impl<const W: usize> Searcher<W> {
                 }
             }
         };
-        let solved = if limits.is_exact() {
-            self.solve_small(&position)
-        } else {
+        let solved = if !limits.is_exact() {
             None
+        } else if self.config.exact_method == ExactMethod::Proof {
+            // The prover keeps its own solved components.
+            Some(self.solve_probe(&position).map_or_else(
+                || self.prove(&position, limits, start),
+                |(best, score, pv)| SearchResult::proven(score, best, pv),
+            ))
+        } else {
+            self.solve_small(&position)
         };
         let r = solved.unwrap_or_else(|| self.search_threads(t, &position, limits, start));
         let r = if passed { r.before_pass() } else { r };
@@ -186,6 +191,49 @@ impl<const W: usize> Searcher<W> {
             nodes: self.retro_len() as u64,
             ..SearchResult::proven(score, best, pv)
         })
+    }
+
+    /// Exact value, best move and a principal variation by threshold proofs (`prover.rs`);
+    /// on a limit, the bounds proven so far.
+    fn prove(&self, root: &Position<W>, limits: &Limits, start: Instant) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            stop: &stop,
+            deadline: limits.time.map(|d| start + d),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+        };
+        let probe = self.probe.as_deref();
+        let mut prover = self.prover.lock().unwrap_or_else(|e| e.into_inner());
+        prover.base = prover.expanded;
+        let work0 = prover.work();
+        let result = match prover.value(probe, &budget, root, 0) {
+            Ok(v) => {
+                let rules = self.rules;
+                // The line of moves that keep the value, captures first.
+                let pv = walk(&rules, root, |_, p| {
+                    let v = prover.value(probe, &budget, p, 0).ok()?;
+                    let c = prover.keeping_move(probe, &budget, p, v).ok()?;
+                    Some(c.map(|c| c.mv))
+                })
+                .unwrap_or_default();
+                let best = pv.first().copied();
+                let best = best.or_else(|| root.moves(&rules).children().first().map(|c| c.mv));
+                SearchResult::proven(v, best, pv)
+            }
+            Err((lower, upper)) => SearchResult {
+                best: root.moves(&self.rules).children().first().map(|c| c.mv),
+                score: 0.clamp(lower, upper),
+                lower,
+                upper,
+                stopped: true,
+                ..SearchResult::unknown(0)
+            },
+        };
+        SearchResult {
+            // The root counts as visited even when a cache answers it.
+            nodes: prover.work() - work0 + 1,
+            ..result
+        }
     }
 
     /// Exact value, best move and a principal variation by retrograde analysis, if the

@@ -9,7 +9,8 @@
 //! ([`AtomicTable`] or [`MapTable`]) between searches; [`Limits`] say when a search stops,
 //! [`Config`] how it searches, and a [`SearchResult`] what it found. Exact mode answers small
 //! positions from an oracle ([`Probe`]: endgame tables) or by retrograde analysis of their
-//! component. [`Eval`] scores the horizon of a limited search; [`plain_search`] is the
+//! component; above that, by threshold proofs over an explicit graph of positions
+//! ([`ExactMethod`]). [`Eval`] scores the horizon of a limited search; [`plain_search`] is the
 //! baseline without table or move ordering.
 //!
 //! ```
@@ -30,13 +31,14 @@ mod driver;
 mod eval;
 mod limits;
 mod plain;
+mod prover;
 mod pv;
 mod result;
 mod retro;
 mod search;
 mod tt;
 
-pub use config::{Config, TableKind};
+pub use config::{Config, ExactMethod, TableKind};
 pub use driver::Searcher;
 pub use eval::Eval;
 // The oracle trait lives with the rules (tables implement it without depending on search);

@@ -13,7 +13,7 @@ const MAX_LINE: usize = 64;
 /// the game ends or `next` ends the line. `next` gets the moves so far and the position (after
 /// any automatic pass) and gives the move to play (`Some(None)` ends the line, as does an
 /// illegal move), or `None` when it cannot tell: the walk then gives `None` too.
-fn walk<const W: usize>(
+pub(crate) fn walk<const W: usize>(
     rules: &Rules,
     root: &Position<W>,
     mut next: impl FnMut(&[Move], &Position<W>) -> Option<Option<Move>>,

@@ -1,0 +1,620 @@
+//! Exact values by threshold proofs over an explicit graph of positions, best-first.
+//!
+//! Depth-first search proves values badly in this game (see `retro.rs`): non-capturing moves
+//! wander through components of millions of positions. On 2x6 the component of a 16-seed
+//! position is nearly the whole 16-seed layer (19 M boards), so solving it whole, as
+//! `retro.rs` does for small boards, costs as much as building that layer.
+//!
+//! A threshold proof asks only "is the value, from South's point of view, at least `T`?".
+//! With endless play worth 0, one side needs to *reach* something and the other only to
+//! *avoid* it: for `T > 0` South (the attacker) must force an exit, a capture or the end of
+//! the game, worth at least `T`; for `T <= 0` North must force one worth less than `T`, and
+//! South (the defender) is content with endless play. Inside the component the answer is
+//! the attacker's attractor to its good exits, the least fixpoint that the endgame tables
+//! are built on, so cycles are exact and nothing depends on a path.
+//!
+//! The graph is explored lazily from the root, breadth first, in rounds that double its
+//! size. After each round two attractors bound the truth: the attacker's attractor with
+//! every unexplored position counted as lost for it (if the root is in it, the attacker
+//! wins whatever lies beyond), and the same with every unexplored position counted as won
+//! (if the root is outside it, the defender can stay out of it forever, away from anything
+//! unexplored). Otherwise the next round explores the unexplored positions the defender
+//! region still reaches from the root through undecided positions. An exit's worth is
+//! itself a threshold question on a position with fewer seeds, answered the same way
+//! (recursion depth at most the seeds / 4), only when needed: the attacker's exits until a
+//! good one, the defender's until a bad one.
+//!
+//! Positions with few seeds (`retro_seeds`: 12 on 2x6) are answered by solving their whole
+//! component at once (`retro.rs`), which is cheaper there than proofs, or by the endgame
+//! tables when they reach.
+//!
+//! Every position decided in a proof keeps its bound (`lo <= value <= hi`, South's view) in
+//! a cache shared by all later proofs, so one proof's work answers the next.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use hoyito_rules::{Child, Position, Probe, Rules, Side};
+
+/// Proven bounds of South's value of a position, by board (side to move included).
+type Bounds<const W: usize> = HashMap<[u64; W], (i16, i16), ahash::RandomState>;
+
+/// What a node of a threshold proof is known to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Not explored: its moves are unknown.
+    Open,
+    /// Explored, its quiet moves are edges; the fixpoint decides it.
+    Inner,
+    /// The attacker wins here (a good exit for the attacker's move, or known before).
+    Won,
+    /// The defender wins here.
+    Lost,
+}
+
+struct Node<const W: usize> {
+    pos: Position<W>,
+    state: State,
+    /// Whether the attacker moves here.
+    attacker: bool,
+    /// Edges `edges[first .. first + len]` (explored nodes only).
+    first: u32,
+    len: u8,
+}
+
+/// Why a proof stopped before its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stopped;
+
+/// When a proof must stop.
+pub(crate) struct Budget<'a> {
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+    pub node_limit: u64,
+}
+
+/// The prover: proven bounds and counters, kept between searches.
+pub(crate) struct Prover<const W: usize> {
+    rules: Rules,
+    bounds: Bounds<W>,
+    /// Positions explored by all proofs so far.
+    pub expanded: u64,
+    /// Whole components solved at once up to this many seeds.
+    pub retro_seeds: u32,
+    retro: crate::retro::Retro<W>,
+    /// `expanded` when the current search started.
+    pub base: u64,
+}
+
+impl<const W: usize> Prover<W> {
+    /// A prover for `rules` that solves whole components of up to `retro_seeds` seeds (at
+    /// most `retro_cap` positions each) by retrograde analysis.
+    pub fn new(rules: Rules, retro_seeds: u32, retro_cap: usize) -> Self {
+        Prover {
+            rules,
+            bounds: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
+            expanded: 0,
+            base: 0,
+            retro_seeds,
+            retro: crate::retro::Retro::new(rules, retro_cap),
+        }
+    }
+
+    /// Positions explored so far: by threshold proofs, and in components solved whole.
+    pub fn work(&self) -> u64 {
+        self.expanded + self.retro.len() as u64
+    }
+
+    /// Proven bounds of South's value of `p`, from the cache, the oracle or the seeds left.
+    pub fn known(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> (i32, i32) {
+        let n = p.seeds_on_board() as i32;
+        if !p.is_live() {
+            return (0, 0);
+        }
+        let south = p.side_to_move() == Side::South;
+        if let Some(o) = probe {
+            if n as u32 <= o.max_seeds() {
+                if let Some(v) = o.probe(p) {
+                    let v = if south { v } else { -v };
+                    return (v, v);
+                }
+            }
+        }
+        if n as u32 <= self.retro_seeds {
+            if let Some(v) = self.retro.value(p) {
+                let v = if south { v } else { -v };
+                return (v, v);
+            }
+        }
+        match self.bounds.get(&p.board_key()) {
+            Some(&(lo, hi)) => (lo as i32, hi as i32),
+            None => (-n, n),
+        }
+    }
+
+    /// The exact value of `p` for its side to move; `guess` (same view) orders the proofs.
+    /// On a stop, returns the bounds proven so far (same view).
+    pub fn value(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        p: &Position<W>,
+        guess: i32,
+    ) -> Result<i32, (i32, i32)> {
+        let sign = if p.side_to_move() == Side::South {
+            1
+        } else {
+            -1
+        };
+        let g = sign * guess;
+        let mut last = None;
+        loop {
+            let (lo, hi) = self.known(probe, p);
+            if lo >= hi {
+                return Ok(sign * lo);
+            }
+            // First the guess, then the threshold next to what the last answer proved
+            // (a right guess takes two proofs), then halves.
+            let t = match last {
+                None if lo < g && g <= hi => g,
+                None => lo + 1,
+                Some(true) if lo + 1 <= hi => lo + 1,
+                Some(false) if lo < hi => hi,
+                _ => lo + (hi - lo + 1) / 2,
+            };
+            match self.south_at_least(probe, budget, p, t) {
+                Ok(b) => last = Some(b),
+                Err(Stopped) => {
+                    let (lo, hi) = self.known(probe, p);
+                    return Err(if sign == 1 { (lo, hi) } else { (-hi, -lo) });
+                }
+            }
+        }
+    }
+
+    /// A move of `p` that keeps its value `v` (for its side to move), captures first
+    /// (biggest gain first), else the first such move in hole order; `None` without a move.
+    pub fn keeping_move(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        p: &Position<W>,
+        v: i32,
+    ) -> Result<Option<Child<W>>, Stopped> {
+        let list = p.moves(&self.rules);
+        let mut order: Vec<&Child<W>> = list.children().iter().collect();
+        order.sort_by_key(|c| -(c.gain as i32) - if c.extra_turn { 1000 } else { 0 });
+        for c in order {
+            let g = c.gain as i32;
+            let keeps = if c.ended_game {
+                g >= v
+            } else if c.extra_turn {
+                self.at_least(probe, budget, &c.position, v - g)?
+            } else {
+                // g - w >= v  <=>  w <= g - v  <=>  not (w >= g - v + 1).
+                !self.at_least(probe, budget, &c.position, g - v + 1)?
+            };
+            if keeps {
+                return Ok(Some(*c));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the value of `p` for its side to move is at least `t`.
+    pub fn at_least(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        p: &Position<W>,
+        t: i32,
+    ) -> Result<bool, Stopped> {
+        if p.side_to_move() == Side::South {
+            self.south_at_least(probe, budget, p, t)
+        } else {
+            // v >= t  <=>  -v <= -t  <=>  not (South's value >= 1 - t).
+            self.south_at_least(probe, budget, p, 1 - t).map(|b| !b)
+        }
+    }
+
+    /// Whether South's value of `root` is at least `t`.
+    fn south_at_least(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        root: &Position<W>,
+        t: i32,
+    ) -> Result<bool, Stopped> {
+        let t = align(root, t);
+        let (lo, hi) = self.known(probe, root);
+        if lo >= t {
+            return Ok(true);
+        }
+        if hi < t {
+            return Ok(false);
+        }
+        let mut proof = Proof::new(t, step(root));
+        let result = self.run(&mut proof, probe, budget, root);
+        result
+    }
+
+    /// The rounds of one threshold proof.
+    fn run(
+        &mut self,
+        proof: &mut Proof<W>,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        root: &Position<W>,
+    ) -> Result<bool, Stopped> {
+        proof.add(self, probe, root);
+        let mut queue = vec![0u32];
+        loop {
+            // Explore a round: at least as many positions as the graph holds.
+            let quota = proof.nodes.len().max(64);
+            let mut done = 0;
+            let mut i = 0;
+            while i < queue.len() && done < quota {
+                let id = queue[i];
+                i += 1;
+                if proof.nodes[id as usize].state != State::Open {
+                    continue;
+                }
+                let before = proof.nodes.len();
+                self.expand(proof, probe, budget, id)?;
+                done += 1;
+                queue.extend(before as u32..proof.nodes.len() as u32);
+            }
+            match proof.decide() {
+                Some(won) => {
+                    self.remember(proof);
+                    // The attacker wins: South's value is at least t if South attacks.
+                    return Ok(won == proof.south_attacks);
+                }
+                None => queue = proof.frontier(),
+            }
+        }
+    }
+
+    /// Explores node `id`: its exits decide it, or its quiet moves become edges.
+    fn expand(
+        &mut self,
+        proof: &mut Proof<W>,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        id: u32,
+    ) -> Result<(), Stopped> {
+        self.expanded += 1;
+        if self.expanded % 1024 == 0 {
+            budget.check(self.expanded - self.base)?;
+        }
+        let rules = self.rules;
+        let node = &proof.nodes[id as usize];
+        let (p, attacker) = (node.pos, node.attacker);
+        let mover = p.side_to_move();
+        let sign = if mover == Side::South { 1 } else { -1 };
+        let list = p.moves(&rules);
+        let mut quiet = [p; 12];
+        let mut nq = 0;
+        // Exits as (South's threshold on the child, child or None for a game end, gain).
+        let mut exits: [(i32, Option<Position<W>>, i32); 12] = [(0, None, 0); 12];
+        let mut ne = 0;
+        if list.is_empty() {
+            let Some(q) = p.passed(&rules) else {
+                // Game over: worth 0, never good for the attacker.
+                proof.nodes[id as usize].state = State::Lost;
+                return Ok(());
+            };
+            quiet[0] = q;
+            nq = 1;
+        }
+        for c in list.children() {
+            let g = sign * c.gain as i32;
+            if c.ended_game {
+                exits[ne] = (g, None, c.gain as i32);
+                ne += 1;
+            } else if c.extra_turn {
+                // The child has the mover to move again: South's value of the exit is the
+                // gain (South's view) plus South's value of the child.
+                exits[ne] = (proof.t - g, Some(c.position), c.gain as i32);
+                ne += 1;
+            } else {
+                quiet[nq] = c.position;
+                nq += 1;
+            }
+        }
+        // Biggest captures first: the likeliest good exit for the mover.
+        exits[..ne].sort_by_key(|e| -e.2);
+        // The exits' worth, cheap answers first, then proofs until the node is decided.
+        let want = attacker; // the mover looks for an exit good for itself
+        let mut open = [false; 12];
+        for k in 0..ne {
+            let good = match exits[k] {
+                (s, None, _) => Some(proof.good(s)),
+                (t, Some(q), _) => {
+                    let (lo, hi) = self.known(probe, &q);
+                    if lo >= t {
+                        Some(proof.good_if_at_least(true))
+                    } else if hi < t {
+                        Some(proof.good_if_at_least(false))
+                    } else {
+                        None
+                    }
+                }
+            };
+            match good {
+                Some(gd) if gd == want => {
+                    proof.nodes[id as usize].state = if want { State::Won } else { State::Lost };
+                    return Ok(());
+                }
+                Some(_) => {}
+                None => open[k] = true,
+            }
+        }
+        for k in 0..ne {
+            if !open[k] {
+                continue;
+            }
+            let (t, Some(q), _) = exits[k] else { continue };
+            let b = self.south_at_least(probe, budget, &q, t)?;
+            if proof.good_if_at_least(b) == want {
+                proof.nodes[id as usize].state = if want { State::Won } else { State::Lost };
+                return Ok(());
+            }
+        }
+        if nq == 0 {
+            // Only exits, all bad for the mover: the attacker must take one (lost), or the
+            // defender must (won).
+            proof.nodes[id as usize].state = if attacker { State::Lost } else { State::Won };
+            return Ok(());
+        }
+        let first = proof.edges.len() as u32;
+        for q in &quiet[..nq] {
+            let j = proof.add(self, probe, q);
+            proof.edges.push(j);
+        }
+        let node = &mut proof.nodes[id as usize];
+        node.state = State::Inner;
+        node.first = first;
+        node.len = nq as u8;
+        Ok(())
+    }
+
+    /// Keeps the bounds a finished proof decided.
+    fn remember(&mut self, proof: &Proof<W>) {
+        let t = proof.t;
+        for (node, &won) in proof.nodes.iter().zip(&proof.won) {
+            let Some(won) = won else { continue };
+            // Won by the attacker: South's value >= t if South attacks, < t if North does.
+            let at_least = won == proof.south_attacks;
+            let e = self.bounds.entry(node.pos.board_key()).or_insert_with(|| {
+                let n = node.pos.seeds_on_board() as i16;
+                (-n, n)
+            });
+            if at_least {
+                e.0 = e.0.max(t as i16);
+            } else {
+                e.1 = e.1.min((t - proof.step) as i16);
+            }
+        }
+    }
+}
+
+/// The values `p` can have are multiples of this: captures take fours, so with a multiple
+/// of 4 seeds on the board every capture, award and value is one too.
+fn step<const W: usize>(p: &Position<W>) -> i32 {
+    if p.seeds_on_board() % 4 == 0 {
+        4
+    } else {
+        1
+    }
+}
+
+/// The smallest threshold at least `t` that a value of `p` can meet: "at least `t`" and
+/// "at least `align(p, t)`" are the same question, asked once.
+fn align<const W: usize>(p: &Position<W>, t: i32) -> i32 {
+    let s = step(p);
+    t.div_euclid(s) * s + if t.rem_euclid(s) == 0 { 0 } else { s }
+}
+
+impl Budget<'_> {
+    fn check(&self, nodes: u64) -> Result<(), Stopped> {
+        if nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stop.store(true, Ordering::Relaxed);
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+}
+
+/// One threshold proof: "South's value of the root is at least `t`".
+struct Proof<const W: usize> {
+    t: i32,
+    /// The values of the positions are multiples of `step`.
+    step: i32,
+    south_attacks: bool,
+    nodes: Vec<Node<W>>,
+    edges: Vec<u32>,
+    index: HashMap<[u64; W], u32, ahash::RandomState>,
+    /// After `decide`: for each node, whether the attacker wins (`None`: undecided).
+    won: Vec<Option<bool>>,
+}
+
+impl<const W: usize> Proof<W> {
+    fn new(t: i32, step: i32) -> Self {
+        Proof {
+            t,
+            step,
+            south_attacks: t > 0,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            index: HashMap::with_hasher(ahash::RandomState::with_seeds(2, 7, 1, 8)),
+            won: Vec::new(),
+        }
+    }
+
+    /// Whether an exit worth `s` (South's view) is good for the attacker.
+    fn good(&self, s: i32) -> bool {
+        self.good_if_at_least(s >= self.t)
+    }
+
+    /// Whether an exit is good for the attacker, given whether it is worth at least `t`.
+    fn good_if_at_least(&self, at_least: bool) -> bool {
+        at_least == self.south_attacks
+    }
+
+    /// The node of `p`, added (decided at once when the cache knows its side of `t`).
+    fn add(
+        &mut self,
+        prover: &mut Prover<W>,
+        probe: Option<&dyn Probe<W>>,
+        p: &Position<W>,
+    ) -> u32 {
+        let key = p.board_key();
+        if let Some(&j) = self.index.get(&key) {
+            return j;
+        }
+        let (lo, hi) = prover.known(probe, p);
+        let state = if lo >= self.t {
+            if self.south_attacks {
+                State::Won
+            } else {
+                State::Lost
+            }
+        } else if hi < self.t {
+            if self.south_attacks {
+                State::Lost
+            } else {
+                State::Won
+            }
+        } else {
+            State::Open
+        };
+        let j = self.nodes.len() as u32;
+        self.index.insert(key, j);
+        self.nodes.push(Node {
+            pos: *p,
+            state,
+            attacker: (p.side_to_move() == Side::South) == self.south_attacks,
+            first: 0,
+            len: 0,
+        });
+        j
+    }
+
+    /// The attacker's attractor, with open nodes counted as won (`optimistic`) or lost.
+    fn attractor(&self, preds: &[u32], start: &[u32], optimistic: bool) -> Vec<bool> {
+        let n = self.nodes.len();
+        let mut inside = vec![false; n];
+        let mut count = vec![0u32; n];
+        let mut queue = Vec::new();
+        for (k, node) in self.nodes.iter().enumerate() {
+            let won = match node.state {
+                State::Won => true,
+                State::Open => optimistic,
+                State::Lost => false,
+                State::Inner => {
+                    count[k] = if node.attacker { 1 } else { node.len as u32 };
+                    false
+                }
+            };
+            if won {
+                inside[k] = true;
+                queue.push(k as u32);
+            }
+        }
+        while let Some(k) = queue.pop() {
+            for &q in &preds[start[k as usize] as usize..start[k as usize + 1] as usize] {
+                let q = q as usize;
+                if inside[q] || self.nodes[q].state != State::Inner {
+                    continue;
+                }
+                count[q] -= 1;
+                if count[q] == 0 {
+                    inside[q] = true;
+                    queue.push(q as u32);
+                }
+            }
+        }
+        inside
+    }
+
+    /// Predecessors of every node, with multiplicity, as `preds[start[k] .. start[k + 1]]`.
+    fn predecessors(&self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.nodes.len();
+        let mut start = vec![0u32; n + 1];
+        for node in &self.nodes {
+            let r = node.first as usize..node.first as usize + node.len as usize;
+            for &j in &self.edges[r] {
+                start[j as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut preds = vec![0u32; start[n] as usize];
+        for (k, node) in self.nodes.iter().enumerate() {
+            let r = node.first as usize..node.first as usize + node.len as usize;
+            for &j in &self.edges[r] {
+                preds[fill[j as usize] as usize] = k as u32;
+                fill[j as usize] += 1;
+            }
+        }
+        (preds, start)
+    }
+
+    /// Decides the root if the graph explored so far is enough: `Some(true)` when the
+    /// attacker wins. Also fills `won` for every node decided.
+    fn decide(&mut self) -> Option<bool> {
+        let (preds, start) = self.predecessors();
+        let sure = self.attractor(&preds, &start, false);
+        let hope = self.attractor(&preds, &start, true);
+        self.won = sure
+            .iter()
+            .zip(&hope)
+            .map(|(&s, &h)| {
+                if s {
+                    Some(true)
+                } else if !h {
+                    Some(false)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        self.won[0]
+    }
+
+    /// The open nodes reachable from the root through undecided explored nodes, nearest
+    /// first: the ones whose exploration can still change the root.
+    fn frontier(&self) -> Vec<u32> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut queue = vec![0u32];
+        let mut open = Vec::new();
+        seen[0] = true;
+        let mut i = 0;
+        while i < queue.len() {
+            let k = queue[i] as usize;
+            i += 1;
+            let node = &self.nodes[k];
+            match node.state {
+                State::Open => open.push(k as u32),
+                State::Inner if self.won[k].is_none() => {
+                    let r = node.first as usize..node.first as usize + node.len as usize;
+                    for &j in &self.edges[r] {
+                        if !seen[j as usize] && self.won[j as usize].is_none() {
+                            seen[j as usize] = true;
+                            queue.push(j);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        open
+    }
+}
