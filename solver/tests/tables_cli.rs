@@ -2,32 +2,11 @@
 //! handling of damaged files.
 
 use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use serde_json::Value;
+mod common;
 
-fn solve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(args)
-        .output()
-        .expect("the solve binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = solve(args);
-    assert!(
-        out.status.success(),
-        "solve {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn lines(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{lines, ok, solve};
 
 #[test]
 fn build_probe_info_verify() {
@@ -170,4 +149,88 @@ fn asymmetric_rules_store_both_sides() {
     probe.extend(args);
     let v = lines(&ok(&probe));
     assert_eq!(v[0]["value"], 0);
+}
+
+#[test]
+fn probe_takes_positions_as_separate_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    ok(&["tables", "--dir", d, "build", "--max-seeds", "8", "--quiet"]);
+    let quoted = lines(&ok(&[
+        "tables",
+        "--dir",
+        d,
+        "probe",
+        "0,0,0,0,0,1/3,0,0,0,0,4 S 0-0",
+        "--json",
+    ]));
+    // Words, two positions in a row (the second with its captured seeds), as elsewhere.
+    let words = lines(&ok(&[
+        "tables",
+        "--dir",
+        d,
+        "probe",
+        "0,0,0,0,0,1/3,0,0,0,0,4",
+        "S",
+        "0,0,0,0,0,1/3,0,0,0,0,4",
+        "N",
+        "0-0",
+        "--json",
+    ]));
+    assert_eq!(words.len(), 2);
+    assert_eq!(words[0], quoted[0]);
+    assert_eq!(words[1]["position"], "0,0,0,0,0,1/3,0,0,0,0,4 N 0-0");
+    // The start as two words is read as one position (beyond these tables).
+    let out = solve(&[
+        "tables",
+        "--dir",
+        d,
+        "probe",
+        "4,4,4,4,4,4/4,4,4,4,4,4",
+        "S",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0: 48 seeds"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hoyito2_tables_with_a_fixed_last_four_award() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let rules = ["--variant", "hoyito2", "--last-four", "N"];
+    let mut build = vec!["tables", "--dir", d, "build", "--max-seeds", "8", "--json"];
+    build.extend(rules);
+    let built = lines(&ok(&build));
+    // Both sides to move are stored, in a folder of their own.
+    assert_eq!(built[0]["positions"], 2 * 75582);
+    assert!(dir
+        .path()
+        .join("2x6-hoyito2-N-any")
+        .join("layer-08.hyt")
+        .is_file());
+    // South captures the penultimate four, and the last four go to North: worth 0.
+    let p = "0,0,0,0,0,1/3,0,0,0,0,4 S";
+    let mut probe = vec!["tables", "--dir", d, "probe", p, "--json"];
+    probe.extend(rules);
+    assert_eq!(lines(&ok(&probe))[0]["value"], 0);
+    // The search agrees, with the tables and without.
+    let mut best = vec!["best", "--json", "--threads", "1", "--tables", d, p];
+    best.extend(rules);
+    let with = lines(&ok(&best));
+    assert_eq!(
+        (
+            with[0]["score"].as_i64(),
+            with[0]["tables_max_seeds"].as_u64()
+        ),
+        (Some(0), Some(8))
+    );
+    let mut plain = vec!["best", "--json", "--threads", "1", "--no-tables", p];
+    plain.extend(rules);
+    assert_eq!(lines(&ok(&plain))[0]["score"], 0);
+    // The tables of the default rules are not these.
+    let out = solve(&["tables", "--dir", d, "probe", p]);
+    assert!(!out.status.success());
 }

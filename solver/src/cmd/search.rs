@@ -123,7 +123,7 @@ impl fmt::Display for BestReport {
         )?;
         for m in self.moves.iter().flatten() {
             let exact = if m.exact { " (exact)" } else { "" };
-            writeln!(f, "  {:>2}: {}{exact}", m.mv, m.score)?;
+            writeln!(f, "  {}: {}{exact}", m.mv, m.score)?;
         }
         Ok(())
     }

@@ -416,7 +416,7 @@ impl fmt::Display for InfoReport {
         for l in &self.layers {
             writeln!(
                 f,
-                "  layer {:2}: {:>13} positions, {:>12} bytes, {} bits a value, {} sweeps, {} rounds, {:.1} s",
+                "  layer {}: {} positions, {} bytes, {} bits a value, {} sweeps, {} rounds, {:.1} s",
                 l.seeds, l.positions, l.file_bytes, l.bits_per_value, l.sweeps, l.rounds, l.build_seconds
             )?;
             let dist: Vec<String> = l
