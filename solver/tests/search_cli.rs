@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, run};
+use common::{built_tables, damage, json, run};
 
 #[test]
 fn best_exact_small_position() {
@@ -151,10 +151,8 @@ fn match_plays_both_sides_of_each_opening() {
 
 #[test]
 fn best_uses_endgame_tables_when_given() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = built_tables("12");
     let d = dir.path().to_str().unwrap();
-    let (ok, _, err) = run(&["tables", "build", "--max-seeds", "12", "--dir", d]);
-    assert!(ok, "build: {err}");
     // A 12-seed position of data/conformance/values.jsonl, value 12 for North.
     let pos = "0,0,0,3,0,1/1,1,3,2,0,1 N";
     let with = json(&["best", "--json", "--threads", "1", "--tables", d, pos]);
@@ -204,18 +202,9 @@ fn best_uses_endgame_tables_when_given() {
 
 #[test]
 fn best_reads_only_the_layers_the_position_can_reach() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = built_tables("12");
     let d = dir.path().to_str().unwrap();
-    let (ok, _, err) = run(&["tables", "build", "--max-seeds", "12", "--dir", d]);
-    assert!(ok, "build: {err}");
-    let file = dir
-        .path()
-        .join("2x6-hoyito2-capturer-any")
-        .join("layer-12.hyt");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 100;
-    bytes[last] ^= 0x10;
-    std::fs::write(&file, &bytes).unwrap();
+    damage(dir.path(), 12);
     // An 8-seed position never reaches the damaged 12-seed layer: answered from layer 8.
     let small = json(&[
         "best",
@@ -238,33 +227,17 @@ fn best_solves_hoyito2_with_a_fixed_last_four_award() {
     // North captures 4 with move 6 and ends the game: worth 8 when the capturer takes the
     // last four, 0 when South does.
     let p = "3,0,0,0,0,4/0,0,0,0,0,1 N";
-    let capturer = json(&["best", "--threads", "1", "--no-tables", p]);
+    let best = |more: &[&str]| json(&[&["best", "--threads", "1", "--no-tables"], more].concat());
+    let capturer = best(&[p]);
     assert_eq!(
         (capturer["score"].as_i64(), capturer["exact"].as_bool()),
         (Some(8), Some(true))
     );
-    let south = json(&[
-        "best",
-        "--threads",
-        "1",
-        "--no-tables",
-        "--last-four",
-        "S",
-        p,
-    ]);
+    let south = best(&["--last-four", "S", p]);
     assert_eq!(south["exact"], true);
     assert_eq!(south["score"], 0);
     // A larger position is searched exactly too.
-    let v = json(&[
-        "best",
-        "--threads",
-        "1",
-        "--no-tables",
-        "--exact",
-        "--last-four",
-        "S",
-        "4,0,1,0,0,1/0,0,0,0,1,1 S",
-    ]);
+    let v = best(&["--exact", "--last-four", "S", "4,0,1,0,0,1/0,0,0,0,1,1 S"]);
     assert_eq!(v["exact"], true);
 }
 

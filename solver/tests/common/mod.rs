@@ -31,6 +31,33 @@ pub fn ok(args: &[&str]) -> String {
     out
 }
 
+/// A temporary folder with the tables of the default rules built up to `max_seeds` seeds.
+pub fn built_tables(max_seeds: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    ok(&[
+        "tables",
+        "--dir",
+        d,
+        "build",
+        "--max-seeds",
+        max_seeds,
+        "--quiet",
+    ]);
+    dir
+}
+
+/// Flips a bit near the end of the default rules' table file of `seeds` seeds in `dir`.
+pub fn damage(dir: &std::path::Path, seeds: usize) {
+    let file = dir
+        .join("2x6-hoyito2-capturer-any")
+        .join(format!("layer-{seeds:02}.hyt"));
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+}
+
 /// Runs a command that must succeed with `--json` (added when missing) and returns its one
 /// JSON object.
 pub fn json(args: &[&str]) -> Value {
