@@ -329,7 +329,7 @@ impl BuildArgs {
     pub fn method(&self) -> Method {
         match (self.method, self.moves_at_sweep) {
             (MethodArg::Sweeps, _) => Method::Sweeps,
-            (MethodArg::Auto, Some(k)) => Method::EdgesAt(k),
+            (MethodArg::Auto, Some(k)) => Method::MovesAtSweep(k),
             (MethodArg::Auto, None) => Method::Auto,
         }
     }

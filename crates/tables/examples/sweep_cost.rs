@@ -14,118 +14,86 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2_000_000);
-    // Nanoseconds a position for the stage timed since `t`.
-    let report = |label: &str, t: Instant| {
-        println!(
-            "{label}{:6.1} ns",
-            t.elapsed().as_nanos() as f64 / count as f64
-        )
-    };
     let rules = Rules::default().with_seeds(8).unwrap();
     let layout = Layout::new(6, n, 1).unwrap();
     let start = layout.per_side() / 3;
     let mut acc = 0u64;
-    let t = Instant::now();
-    let mut b = [0u8; MAX_BOARD];
-    layout.unrank(start, &mut b);
-    for _ in 0..count {
-        acc += b[3] as u64;
-        layout.next(&mut b);
-    }
-    report("next:          ", t);
-    let t = Instant::now();
-    layout.unrank(start, &mut b);
-    for _ in 0..count {
-        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
-        acc += p.seeds(3) as u64;
-        layout.next(&mut b);
-    }
-    report("+from_rows:    ", t);
-    let t = Instant::now();
-    layout.unrank(start, &mut b);
-    let mut kids = 0u64;
-    let mut caps = 0u64;
-    for _ in 0..count {
-        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
-        p.for_each_child(&rules, |c| {
+    let mut report = |label: &str, (ns, sum): (f64, u64)| {
+        acc = acc.wrapping_add(sum);
+        println!("{label}{ns:6.1} ns");
+    };
+    report(
+        "next:          ",
+        time(&layout, start, count, |b| b[3] as u64),
+    );
+    report(
+        "+from_rows:    ",
+        time(&layout, start, count, |b| {
+            position(&rules, b).seeds(3) as u64
+        }),
+    );
+    let (mut kids, mut caps) = (0u64, 0u64);
+    let (ns, sum) = time(&layout, start, count, |b| {
+        position(&rules, b).for_each_child(&rules, |c| {
             kids += 1;
             caps += c.extra_turn as u64;
         });
-        layout.next(&mut b);
-    }
+        0
+    });
+    report("+moves:        ", (ns, sum));
     println!(
-        "+moves:        {:6.1} ns ({:.2} children, {:.2} captures a position)",
-        t.elapsed().as_nanos() as f64 / count as f64,
+        "                ({:.2} children, {:.2} captures a position)",
         kids as f64 / count as f64,
         caps as f64 / count as f64
     );
-    let t = Instant::now();
-    layout.unrank(start, &mut b);
-    for _ in 0..count {
-        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
-        p.for_each_child(&rules, |c| {
-            let q = &c.position;
-            let mut bb = [0u8; 12];
-            for (i, x) in bb.iter_mut().enumerate() {
-                *x = q.seeds((i + 6) % 12);
-            }
-            acc += layout.rank(&bb) & 1;
-        });
-        layout.next(&mut b);
-    }
-    report("+rank:         ", t);
+    report(
+        "+rank:         ",
+        time(&layout, start, count, |b| {
+            let mut sum = 0;
+            position(&rules, b).for_each_child(&rules, |c| {
+                sum += mirrored_rank(&layout, &c.position) & 1;
+            });
+            sum
+        }),
+    );
     // Reading each quiet child's byte in a layer-sized array: at once, or gathered and
     // prefetched before reading.
     let work = vec![0u8; layout.count() as usize];
-    let t = Instant::now();
-    layout.unrank(start, &mut b);
-    for _ in 0..count {
-        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
-        p.for_each_child(&rules, |c| {
-            if !c.extra_turn {
-                let q = &c.position;
-                let mut bb = [0u8; 12];
-                for (i, x) in bb.iter_mut().enumerate() {
-                    *x = q.seeds((i + 6) % 12);
+    report(
+        "+read at once: ",
+        time(&layout, start, count, |b| {
+            let mut sum = 0;
+            position(&rules, b).for_each_child(&rules, |c| {
+                if !c.extra_turn {
+                    sum += work[mirrored_rank(&layout, &c.position) as usize] as u64;
                 }
-                acc += work[layout.rank(&bb) as usize] as u64;
-            }
-        });
-        layout.next(&mut b);
-    }
-    report("+read at once: ", t);
-    let t = Instant::now();
-    layout.unrank(start, &mut b);
-    for _ in 0..count {
-        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
-        let mut idx = [0usize; 12];
-        let mut k = 0;
-        p.for_each_child(&rules, |c| {
-            if !c.extra_turn {
-                let q = &c.position;
-                let mut bb = [0u8; 12];
-                for (i, x) in bb.iter_mut().enumerate() {
-                    *x = q.seeds((i + 6) % 12);
+            });
+            sum
+        }),
+    );
+    report(
+        "+prefetched:   ",
+        time(&layout, start, count, |b| {
+            let mut idx = [0usize; 12];
+            let mut k = 0;
+            position(&rules, b).for_each_child(&rules, |c| {
+                if !c.extra_turn {
+                    let j = mirrored_rank(&layout, &c.position) as usize;
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: a prefetch is only a hint; it never faults.
+                    unsafe {
+                        core::arch::x86_64::_mm_prefetch(
+                            work.as_ptr().add(j) as *const i8,
+                            core::arch::x86_64::_MM_HINT_T0,
+                        )
+                    };
+                    idx[k] = j;
+                    k += 1;
                 }
-                let j = layout.rank(&bb) as usize;
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: a prefetch is only a hint; it never faults.
-                unsafe {
-                    core::arch::x86_64::_mm_prefetch(
-                        work.as_ptr().add(j) as *const i8,
-                        core::arch::x86_64::_MM_HINT_T0,
-                    )
-                };
-                idx[k] = j;
-                k += 1;
-            }
-        });
-        for &j in &idx[..k] {
-            acc += work[j] as u64;
-        }
-        layout.next(&mut b);
-    }
-    report("+prefetched:   ", t);
+            });
+            idx[..k].iter().map(|&j| work[j] as u64).sum()
+        }),
+    );
     println!("{acc}");
     order_stats(n, 200_000);
 }
@@ -142,16 +110,10 @@ pub fn order_stats(n: usize, count: u64) {
     for i in 0..count {
         let r = i * stride;
         layout.unrank(r, &mut b);
-        let p = Position6::from_rows(&rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap();
-        p.for_each_child(&rules, |c| {
+        position(&rules, &b).for_each_child(&rules, |c| {
             if !c.extra_turn {
-                let q = &c.position;
-                let mut bb = [0u8; 12];
-                for (i, x) in bb.iter_mut().enumerate() {
-                    *x = q.seeds((i + 6) % 12);
-                }
                 all += 1;
-                below += (layout.rank(&bb) < r) as u64;
+                below += (mirrored_rank(&layout, &c.position) < r) as u64;
             }
         });
     }
@@ -159,4 +121,38 @@ pub fn order_stats(n: usize, count: u64) {
         "quiet children below the parent: {:.1}%",
         100.0 * below as f64 / all as f64
     );
+}
+
+/// Runs `stage` on `count` consecutive boards of `layout` from rank `start`, stepping the
+/// index; returns the nanoseconds a position and what the stage summed (kept, so that
+/// nothing is optimised away). Generic, so that the stage is inlined as in a sweep.
+fn time(
+    layout: &Layout,
+    start: u64,
+    count: u64,
+    mut stage: impl FnMut(&[u8; MAX_BOARD]) -> u64,
+) -> (f64, u64) {
+    let mut b = [0u8; MAX_BOARD];
+    layout.unrank(start, &mut b);
+    let mut sum = 0u64;
+    let t = Instant::now();
+    for _ in 0..count {
+        sum = sum.wrapping_add(stage(&b));
+        layout.next(&mut b);
+    }
+    (t.elapsed().as_nanos() as f64 / count as f64, sum)
+}
+
+/// The position of a board of South to move.
+fn position(rules: &Rules, b: &[u8; MAX_BOARD]) -> Position6 {
+    Position6::from_rows(rules, &b[..6], &b[6..12], Side::South, [0, 0]).unwrap()
+}
+
+/// The rank of a child (North to move) as the layer stores it: the board seen by North.
+fn mirrored_rank(layout: &Layout, q: &Position6) -> u64 {
+    let mut bb = [0u8; 12];
+    for (i, x) in bb.iter_mut().enumerate() {
+        *x = q.seeds((i + 6) % 12);
+    }
+    layout.rank(&bb)
 }

@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 use hoyito_rules::{CaptureSide, LastFour, Rules, Variant};
 
-use crate::error::{io, TableError};
+use crate::error::{corrupt, io, mismatch, Damage, Mismatch, TableError, Unsupported};
 use crate::index::Layout;
 
 /// The file format version written and accepted.
@@ -79,12 +79,21 @@ impl TableKey {
             self.last_four,
             self.capture_side,
         )
-        .map_err(|e| TableError::Unsupported(e.to_string()))
+        .map_err(|e| TableError::Unsupported(Unsupported::Rules(e)))
     }
 
     /// Whether one side to move suffices (the rules are the same with the sides exchanged).
     pub fn symmetric(&self) -> bool {
         self.last_four == LastFour::Capturer
+    }
+
+    /// Sides to move stored in each layer: 1 under symmetric rules, else 2.
+    pub(crate) fn sides(&self) -> usize {
+        if self.symmetric() {
+            1
+        } else {
+            2
+        }
     }
 
     /// The folder name of this key's tables, e.g. `2x6-hoyito2-capturer-any`.
@@ -135,9 +144,30 @@ pub fn bits_of(seeds: usize) -> u8 {
     b
 }
 
+/// The layers a build of up to `max_seeds` needs: `max_seeds`, `max_seeds - 4`, ... down to
+/// the smallest above 4, in increasing order (boards of 4 or fewer seeds need no table).
+pub fn layers_up_to(max_seeds: usize) -> Vec<usize> {
+    (5..=max_seeds).filter(|n| n % 4 == max_seeds % 4).collect()
+}
+
+/// The folder of a key's tables under `dir`.
+pub fn key_dir(dir: &Path, key: &TableKey) -> PathBuf {
+    dir.join(key.folder())
+}
+
 /// The file name of a layer.
 pub fn file_name(seeds: usize) -> String {
     format!("layer-{seeds:02}.hyt")
+}
+
+/// The layer of a file named by [`file_name`], or `None` for any other name.
+pub(crate) fn layer_of_file_name(name: &str) -> Option<usize> {
+    let n = name
+        .strip_prefix("layer-")?
+        .strip_suffix(".hyt")?
+        .parse::<usize>()
+        .ok()?;
+    (file_name(n) == name).then_some(n)
 }
 
 /// The 64-bit checksum of a byte string.
@@ -279,15 +309,12 @@ impl Header {
 
     /// Reads and checks a header (not the payload) from the start of `file`.
     fn read(path: &Path, file: &mut File) -> Result<Header, TableError> {
-        let corrupt = |what: &str| TableError::Corrupt {
-            path: path.to_path_buf(),
-            what: what.to_string(),
-        };
+        let corrupt = |damage| corrupt(path, damage);
         let mut fixed = [0u8; FIXED];
         file.read_exact(&mut fixed)
-            .map_err(|_| corrupt("shorter than a header"))?;
+            .map_err(|_| corrupt(Damage::ShortHeader))?;
         if &fixed[0..8] != MAGIC {
-            return Err(corrupt("not a Hoyito table (bad magic)"));
+            return Err(corrupt(Damage::Magic));
         }
         let u32_at =
             |o: usize| u32::from_le_bytes([fixed[o], fixed[o + 1], fixed[o + 2], fixed[o + 3]]);
@@ -298,42 +325,48 @@ impl Header {
         };
         let version = u32_at(8);
         if version != FORMAT_VERSION {
-            return Err(TableError::Mismatch {
-                path: path.to_path_buf(),
-                what: format!("format version {version}, this program reads {FORMAT_VERSION}"),
-            });
+            return Err(mismatch(
+                path,
+                Mismatch::Version {
+                    found: version,
+                    expected: FORMAT_VERSION,
+                },
+            ));
         }
-        let bins = u32_at(52) as usize;
+        let bins = u32_at(52);
         if bins > 1024 {
-            return Err(corrupt("impossible histogram size"));
+            return Err(corrupt(Damage::HistogramBins(bins)));
         }
+        let bins = bins as usize;
         let mut rest = vec![0u8; 8 * bins + 8];
         file.read_exact(&mut rest)
-            .map_err(|_| corrupt("header cut short"))?;
+            .map_err(|_| corrupt(Damage::HeaderCut))?;
         let mut all = fixed.to_vec();
         all.extend_from_slice(&rest[..8 * bins]);
         let mut stored = [0u8; 8];
         stored.copy_from_slice(&rest[8 * bins..]);
-        if checksum(&all) != u64::from_le_bytes(stored) {
-            return Err(corrupt("header checksum does not match"));
+        let (stored, computed) = (u64::from_le_bytes(stored), checksum(&all));
+        if computed != stored {
+            return Err(corrupt(Damage::HeaderChecksum { stored, computed }));
         }
+        let unknown = |option, code| corrupt(Damage::RuleCode { option, code });
         let key = TableKey {
             holes: fixed[12] as usize,
             variant: match fixed[13] {
                 2 => Variant::Hoyito2,
                 3 => Variant::Hoyito3,
-                _ => return Err(corrupt("unknown variant")),
+                code => return Err(unknown("variant", code)),
             },
             last_four: match fixed[14] {
                 0 => LastFour::Capturer,
                 1 => LastFour::South,
                 2 => LastFour::North,
-                _ => return Err(corrupt("unknown last-four rule")),
+                code => return Err(unknown("last-four", code)),
             },
             capture_side: match fixed[15] {
                 0 => CaptureSide::Any,
                 1 => CaptureSide::Opponent,
-                _ => return Err(corrupt("unknown capture side")),
+                code => return Err(unknown("capture-side", code)),
             },
         };
         let histogram = (0..bins)
@@ -357,6 +390,39 @@ impl Header {
             build_millis: u64_at(56),
             histogram,
         })
+    }
+
+    /// Checks that the header's fields are those of `layout`'s layer; the first that is not
+    /// is a [`Damage::Field`].
+    fn check_fields(&self, layout: &Layout) -> Result<(), Damage> {
+        let seeds = layout.seeds();
+        let step = step_of(seeds);
+        let bits = bits_of(seeds);
+        let count = layout.count();
+        let fields: [(&'static str, u64, u64); 7] = [
+            ("sides", self.sides as u64, layout.sides() as u64),
+            ("step", self.step as u64, step as u64),
+            ("bits", self.bits as u64, bits as u64),
+            ("positions", self.count, count),
+            ("payload bytes", self.payload_len, payload_len(count, bits)),
+            (
+                "histogram bins",
+                self.histogram.len() as u64,
+                (2 * seeds / step + 1) as u64,
+            ),
+            ("histogram total", self.histogram.iter().sum::<u64>(), count),
+        ];
+        match fields
+            .into_iter()
+            .find(|&(_, found, expected)| found != expected)
+        {
+            Some((field, found, expected)) => Err(Damage::Field {
+                field,
+                found,
+                expected,
+            }),
+            None => Ok(()),
+        }
     }
 }
 
@@ -424,57 +490,53 @@ impl Layer {
     pub fn read(path: &Path, key: &TableKey, seeds: usize) -> Result<Layer, TableError> {
         let mut file = File::open(path).map_err(io(path))?;
         let header = Header::read(path, &mut file)?;
-        let mismatch = |what: String| TableError::Mismatch {
-            path: path.to_path_buf(),
-            what,
-        };
-        let corrupt = |what: &str| TableError::Corrupt {
-            path: path.to_path_buf(),
-            what: what.to_string(),
-        };
+        let corrupt = |damage| corrupt(path, damage);
         if header.key != *key {
-            return Err(mismatch(format!(
-                "built for {}, wanted {}",
-                header.key.folder(),
-                key.folder()
-            )));
+            return Err(mismatch(
+                path,
+                Mismatch::Rules {
+                    found: header.key,
+                    expected: *key,
+                },
+            ));
         }
         if header.seeds != seeds {
-            return Err(mismatch(format!(
-                "holds the layer of {} seeds, wanted {seeds}",
-                header.seeds
-            )));
+            return Err(mismatch(
+                path,
+                Mismatch::Layer {
+                    found: header.seeds,
+                    expected: seeds,
+                },
+            ));
         }
-        let sides = if key.symmetric() { 1 } else { 2 };
-        let layout = Layout::new(key.holes, seeds, sides)
-            .ok_or_else(|| corrupt("layer too large for this program"))?;
-        if header.sides != sides
-            || header.step != step_of(seeds)
-            || header.bits != bits_of(seeds)
-            || header.count != layout.count()
-            || header.payload_len != payload_len(header.count, header.bits)
-            || header.histogram.len() != 2 * seeds / header.step + 1
-            || header.histogram.iter().sum::<u64>() != header.count
-        {
-            return Err(corrupt("header fields disagree with the layer"));
-        }
+        let layout = Layout::new(key.holes, seeds, key.sides())
+            .ok_or_else(|| corrupt(Damage::LayerTooLarge))?;
+        header.check_fields(&layout).map_err(corrupt)?;
         let file_bytes = file.metadata().map_err(io(path))?.len();
-        if file_bytes != header.len() as u64 + header.payload_len {
-            return Err(corrupt(&format!(
-                "file is {file_bytes} bytes, the header says {}",
-                header.len() as u64 + header.payload_len
-            )));
+        let expected = header.len() as u64 + header.payload_len;
+        if file_bytes != expected {
+            return Err(corrupt(Damage::Size {
+                found: file_bytes,
+                expected,
+            }));
         }
         let len = usize::try_from(header.payload_len)
-            .map_err(|_| corrupt("payload too large for this machine"))?;
+            .map_err(|_| corrupt(Damage::PayloadTooLarge(header.payload_len)))?;
         let mut data = Vec::new();
-        data.try_reserve_exact(len)
-            .map_err(|_| TableError::Unsupported(format!("cannot allocate {len} bytes")))?;
+        data.try_reserve_exact(len).map_err(|_| {
+            TableError::Unsupported(Unsupported::Memory {
+                bytes: header.payload_len,
+            })
+        })?;
         data.resize(len, 0);
         crate::mem::advise_huge_pages(&mut data);
         file.read_exact(&mut data).map_err(io(path))?;
-        if checksum(&data) != header.payload_checksum {
-            return Err(corrupt("payload checksum does not match"));
+        let computed = checksum(&data);
+        if computed != header.payload_checksum {
+            return Err(corrupt(Damage::PayloadChecksum {
+                stored: header.payload_checksum,
+                computed,
+            }));
         }
         Ok(Layer {
             header,

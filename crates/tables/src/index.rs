@@ -18,6 +18,8 @@
 //! position and its mirror have the same value, so one side is stored; otherwise the index is
 //! `side * C + rank`, with `side` 0 for South to move.
 
+use hoyito_rules::{Position6, Rules, Side};
+
 /// Most holes on a board (2x6).
 pub const MAX_BOARD: usize = 12;
 
@@ -93,6 +95,47 @@ impl Layout {
     /// Positions in the layer: boards times sides stored.
     pub fn count(&self) -> u64 {
         self.per_side * self.sides as u64
+    }
+
+    /// The index of `p` (which has this layout's seeds and holes), with its side to move.
+    #[inline(always)]
+    pub(crate) fn index_of(&self, p: &Position6) -> u64 {
+        let k = 2 * self.holes;
+        let side = p.side_to_move().index();
+        let mut board = [0u8; MAX_BOARD];
+        let shift = side * self.holes;
+        for (i, b) in board.iter_mut().enumerate().take(k) {
+            let j = i + shift;
+            *b = p.seeds(if j >= k { j - k } else { j });
+        }
+        let r = self.rank(&board[..k]);
+        if self.sides == 2 {
+            side as u64 * self.per_side + r
+        } else {
+            r
+        }
+    }
+
+    /// The position of `side` to move (0 for South) and `board` (mover's view, as
+    /// [`Layout::unrank`] and [`Layout::next`] leave it), in absolute terms, under `rules`
+    /// (which hold this layout's boards: a build's rules, [`TableKey::build_rules`]).
+    ///
+    /// [`TableKey::build_rules`]: crate::TableKey::build_rules
+    #[inline(always)]
+    pub(crate) fn position_of(
+        &self,
+        rules: &Rules,
+        side: usize,
+        board: &[u8; MAX_BOARD],
+    ) -> Position6 {
+        let (first, second) = board[..2 * self.holes].split_at(self.holes);
+        let (south, north, side) = if side == 0 {
+            (first, second, Side::South)
+        } else {
+            (second, first, Side::North)
+        };
+        // The board fits the build rules (checked before the build), so this cannot fail.
+        Position6::from_rows(rules, south, north, side, [0, 0]).unwrap_or_default()
     }
 
     /// The rank of a board given in the mover's view (`2H` holes summing to `seeds`).

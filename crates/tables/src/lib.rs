@@ -3,7 +3,7 @@
 //! Exact endgame tables for Hoyito on boards up to 2x6: for every position with `n` seeds on
 //! the board, its value as RULES.md defines it (net future captures of the side to move under
 //! best play, endless play worth 0). One table ("layer") per `n`, built from small to large
-//! with [`build`], stored one file per layer, and read with [`Tables`].
+//! with [`build()`], stored one file per layer, and read with [`Tables`].
 //!
 //! ## Layers and indexing
 //!
@@ -92,7 +92,8 @@
 //!   the blocks of the move files whose bit is set, then evaluates the marked positions,
 //!   visiting only the marked blocks, and marks those that rose. Rounds stop when one
 //!   changes nothing. A round costs its evaluations and the reads of its blocks, not a
-//!   sweep.
+//!   sweep. ([`Method::MovesAtSweep`], the CLI's `--moves-at-sweep`, writes the moves in
+//!   another sweep.)
 //!
 //! Rounds are exact for the same reason: every bound written is still below the least
 //! fixpoint; and when the rounds stop, every position that is not final has been evaluated
@@ -172,18 +173,23 @@
 //! is reported, never used.
 #![deny(missing_docs)]
 
+/// Building layers: the driver, sweeps, rounds and their scratch moves.
 mod build;
+/// The errors, each cause typed and shown once.
 mod error;
 pub mod format;
+/// The perfect index of a layer ([`Layout`]).
 mod index;
+/// Memory hints, a positional read, free disk space.
 mod mem;
+/// Opening built tables and probing them ([`Tables`]).
 mod tables;
 
-pub use build::{
-    build, build_with, key_dir, layers_up_to, BuildOptions, LayerStats, Method, Progress, Quiet,
+pub use build::{build, build_with, BuildOptions, LayerStats, Method, Progress, Quiet};
+pub use error::{Damage, Inconsistency, Mismatch, TableError, Unsupported};
+pub use format::{
+    bits_of, key_dir, layers_up_to, step_of, Header, Layer, TableKey, FORMAT_VERSION,
 };
-pub use error::TableError;
-pub use format::{bits_of, step_of, Header, Layer, TableKey, FORMAT_VERSION};
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
 pub use tables::{MoveValue, Tables};

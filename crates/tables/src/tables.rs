@@ -4,9 +4,10 @@ use std::path::{Path, PathBuf};
 
 use hoyito_rules::{Move, Position6, Rules};
 
-use crate::build::{index_of, key_dir, layers_up_to, position_of};
 use crate::error::{io, TableError};
-use crate::format::{file_name, Header, Layer, TableKey};
+use crate::format::{
+    file_name, key_dir, layer_of_file_name, layers_up_to, Header, Layer, TableKey,
+};
 use crate::index::MAX_BOARD;
 
 /// The endgame tables of one set of rules, loaded in memory.
@@ -77,16 +78,8 @@ impl Tables {
         let mut found = Vec::new();
         for entry in std::fs::read_dir(folder).map_err(io(folder))? {
             let entry = entry.map_err(io(folder))?;
-            let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            if let Some(n) = name
-                .strip_prefix("layer-")
-                .and_then(|s| s.strip_suffix(".hyt"))
-                .and_then(|s| s.parse::<usize>().ok())
-            {
-                if file_name(n) == name {
-                    found.push(n);
-                }
+            if let Some(n) = entry.file_name().to_str().and_then(layer_of_file_name) {
+                found.push(n);
             }
         }
         found.sort_unstable();
@@ -158,7 +151,7 @@ impl Tables {
             return Some(0);
         }
         let layer = self.layers.get(n)?.as_ref()?;
-        Some(layer.value(index_of(layer.layout(), p)))
+        Some(layer.value(layer.layout().index_of(p)))
     }
 
     /// The exact value of every legal move of `p`, in hole order, or `None` when a result
@@ -252,7 +245,7 @@ impl Tables {
             .map(|i| {
                 let side = (i / layout.per_side()) as usize;
                 layout.unrank(i % layout.per_side(), &mut board);
-                let p = position_of(&rules, layout.holes(), side, &board);
+                let p = layout.position_of(&rules, side, &board);
                 (p, layer.value(i))
             })
             .collect()

@@ -54,7 +54,7 @@ fn rounds_equal_sweeps_on_2x6() {
     let b = tempfile::tempdir().unwrap();
     let opts = |method| BuildOptions { method };
     build_with(a.path(), &rules, 12, &opts(Method::Sweeps), &Quiet).unwrap();
-    let stats = build_with(b.path(), &rules, 12, &opts(Method::EdgesAt(2)), &Quiet).unwrap();
+    let stats = build_with(b.path(), &rules, 12, &opts(Method::MovesAtSweep(2)), &Quiet).unwrap();
     assert!(stats.iter().all(|s| s.rounds > 0 && s.scratch_bytes > 0));
     let t = Tables::open(b.path(), &rules).unwrap();
     let u = Tables::open(a.path(), &rules).unwrap();

@@ -1,19 +1,24 @@
 //! Layer files: a stopped build resumes, damaged or foreign files are reported and never
 //! used.
 
-use hoyito_rules::{CaptureSide, LastFour, Rules, Variant};
-use hoyito_tables::{build, key_dir, Quiet, TableError, TableKey, Tables};
+use std::path::PathBuf;
 
-fn rules() -> Rules {
-    Rules::default()
+use hoyito_rules::{CaptureSide, LastFour, Rules, Variant};
+use hoyito_tables::{build, key_dir, Damage, Quiet, TableError, TableKey, Tables};
+
+/// Tables of the default rules up to 8 seeds in a fresh folder: the folder, the rules and
+/// the rules' own folder of layer files.
+fn built_up_to_8() -> (tempfile::TempDir, Rules, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let r = Rules::default();
+    build(dir.path(), &r, 8, &Quiet).unwrap();
+    let folder = key_dir(dir.path(), &TableKey::of(&r));
+    (dir, r, folder)
 }
 
 #[test]
 fn stopped_build_resumes() {
-    let dir = tempfile::tempdir().unwrap();
-    let r = rules();
-    build(dir.path(), &r, 8, &Quiet).unwrap();
-    let folder = key_dir(dir.path(), &TableKey::of(&r));
+    let (dir, r, folder) = built_up_to_8();
     // What a build stopped inside layer 12 leaves behind.
     std::fs::write(folder.join("layer-12.hyt.tmp"), b"half a file").unwrap();
     std::fs::create_dir_all(folder.join("layer-12.moves")).unwrap();
@@ -35,10 +40,7 @@ fn stopped_build_resumes() {
 
 #[test]
 fn damaged_and_foreign_files_are_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let r = rules();
-    build(dir.path(), &r, 8, &Quiet).unwrap();
-    let folder = key_dir(dir.path(), &TableKey::of(&r));
+    let (dir, r, folder) = built_up_to_8();
     let file = folder.join("layer-08.hyt");
     let good = std::fs::read(&file).unwrap();
 
@@ -77,6 +79,25 @@ fn damaged_and_foreign_files_are_errors() {
     }
     std::fs::write(&file, &good).unwrap();
     assert_eq!(Tables::open(dir.path(), &r).unwrap().max_seeds(), 8);
+}
+
+#[test]
+fn an_error_shows_its_cause_once() {
+    let (dir, r, folder) = built_up_to_8();
+    let file = folder.join("layer-08.hyt");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len() - 10;
+    bytes[n] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let e = Tables::open(dir.path(), &r).unwrap_err();
+    assert!(
+        matches!(&e, TableError::Corrupt { damage: Damage::PayloadChecksum { stored, computed }, .. } if stored != computed),
+        "{e:?}"
+    );
+    let text = e.to_string();
+    assert!(text.starts_with(&file.display().to_string()), "{text}");
+    assert_eq!(text.matches("checksum").count(), 1, "{text}");
+    assert!(std::error::Error::source(&e).is_none());
 }
 
 #[cfg(unix)]

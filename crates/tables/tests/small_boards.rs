@@ -136,7 +136,11 @@ fn reference(rules: &Rules, max: usize) -> HashMap<Key, i32> {
 fn check(holes: usize, max: usize) {
     for rules in all_rule_sets(holes, 8) {
         let want = reference(&rules, max);
-        for method in [Method::Sweeps, Method::EdgesAt(1), Method::EdgesAt(3)] {
+        for method in [
+            Method::Sweeps,
+            Method::MovesAtSweep(1),
+            Method::MovesAtSweep(3),
+        ] {
             check_built(&rules, holes, max, method, &want);
         }
     }

@@ -1,0 +1,384 @@
+//! Building layers: the bound iteration of the crate documentation, driven layer by layer.
+//!
+//! A layer is swept ([`sweep`]) until nothing changes, or, with rounds, until the sweep that
+//! writes its moves reversed to scratch files ([`scratch`]); rounds ([`rounds`]) then
+//! evaluate only the predecessors of positions that changed. Both apply the bound operator
+//! of [`operator`] to the working bytes of [`work`].
+
+mod operator;
+mod rounds;
+mod scratch;
+mod sweep;
+mod work;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+use hoyito_rules::Rules;
+use rayon::prelude::*;
+
+use crate::error::{io, Inconsistency, TableError, Unsupported};
+use crate::format::{
+    file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey,
+};
+use crate::index::Layout;
+use operator::Ctx;
+use scratch::{MoveIndex, MoveSink, ScratchDir};
+use work::{Packing, MAX_BOUND};
+
+/// What the build reports as it goes. Every method has an empty default.
+pub trait Progress: Sync {
+    /// A layer starts: its seeds and positions.
+    fn layer_start(&self, _seeds: usize, _positions: u64) {}
+    /// How the layer will be built: with `rounds`, the second sweep writes the layer's
+    /// moves to scratch files (see [`Method::Auto`]).
+    fn layer_plan(&self, _seeds: usize, _positions: u64, _rounds: bool) {}
+    /// A sweep over the layer starts (1-based).
+    fn sweep_start(&self, _seeds: usize, _sweep: u32) {}
+    /// `positions` more positions of the current sweep are done.
+    fn advance(&self, _positions: u64) {}
+    /// A sweep ended: `evaluated` positions were not final yet and had their moves
+    /// generated, `changed` of them got a better bound.
+    fn sweep_end(&self, _seeds: usize, _sweep: u32, _evaluated: u64, _changed: u64) {}
+    /// A round ended (see [`Method::Auto`]): `evaluated` positions had a successor that
+    /// changed, `changed` of them got a better bound.
+    fn round_end(&self, _seeds: usize, _round: u32, _evaluated: u64, _changed: u64) {}
+    /// A layer is finished (or was already there when `stats.reused`).
+    fn layer_done(&self, _stats: &LayerStats) {}
+}
+
+/// A [`Progress`] that reports nothing.
+pub struct Quiet;
+impl Progress for Quiet {}
+
+/// Figures of one layer's build.
+#[derive(Clone, Debug)]
+pub struct LayerStats {
+    /// Seeds on the board.
+    pub seeds: usize,
+    /// Positions stored.
+    pub positions: u64,
+    /// Sweeps over the whole layer (without rounds, the last one changes nothing).
+    pub sweeps: u32,
+    /// Rounds over the predecessors of changed positions (the last one changes nothing).
+    pub rounds: u32,
+    /// Wall time of the build of this layer, writing included.
+    pub seconds: f64,
+    /// Bytes of the layer's file.
+    pub file_bytes: u64,
+    /// Bytes of memory the working array of the layer takes (one a position).
+    pub working_bytes: u64,
+    /// Positions whose moves were generated, over all sweeps and rounds.
+    pub evaluations: u64,
+    /// Bytes of scratch files of reversed moves the build wrote (0 without rounds).
+    pub scratch_bytes: u64,
+    /// Whether the layer was already built (found complete and valid) and not rebuilt.
+    pub reused: bool,
+}
+
+/// How a layer's fixpoint is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Sweep the whole layer until a sweep changes nothing: one byte a position and nothing
+    /// else.
+    Sweeps,
+    /// Sweep once; then, in the second sweep, also write every quiet move between
+    /// positions that are not final, reversed, to scratch files beside the tables, and go on
+    /// in *rounds* that evaluate only the predecessors of positions that changed. Layers whose
+    /// bounds leave no spare bits (over 28 seeds on 2x6) or with more than 2^32 positions use
+    /// sweeps only; so do small layers, where sweeps are cheap.
+    Auto,
+    /// Like `Auto`, writing the moves in the given sweep (at least 1) whatever the layer's size
+    /// (the CLI's `--moves-at-sweep`).
+    MovesAtSweep(u32),
+}
+
+/// Options of a build.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildOptions {
+    /// How each layer's fixpoint is reached.
+    pub method: Method,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            method: Method::Auto,
+        }
+    }
+}
+
+/// Layers smaller than this are swept to the end under [`Method::Auto`].
+const AUTO_MIN_POSITIONS: u64 = 1 << 20;
+
+/// Successors a move file holds, about: large files under [`Method::Auto`]; many small ones
+/// under [`Method::MovesAtSweep`] (for tests, to exercise the index).
+const AUTO_FILE_POSITIONS: u64 = 1 << 20;
+const TEST_FILE_POSITIONS: u64 = 1 << 12;
+
+/// Builds every layer up to `max_seeds` seeds for `rules` under `dir` (in the rules' own
+/// folder), smallest first. Layers whose files are already there and valid are kept, so a
+/// stopped build resumes at the first missing layer; a corrupt or mismatched file is an error
+/// (it is not overwritten, so that damage is not hidden).
+pub fn build(
+    dir: &Path,
+    rules: &Rules,
+    max_seeds: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<LayerStats>, TableError> {
+    build_with(dir, rules, max_seeds, &BuildOptions::default(), progress)
+}
+
+/// [`build`] with options.
+pub fn build_with(
+    dir: &Path,
+    rules: &Rules,
+    max_seeds: usize,
+    options: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<LayerStats>, TableError> {
+    let key = TableKey::of(rules);
+    check_buildable(&key, max_seeds)?;
+    let folder = key_dir(dir, &key);
+    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+    let mut lower: Vec<Option<Layer>> = (0..=max_seeds).map(|_| None).collect();
+    let mut stats = Vec::new();
+    for n in layers_up_to(max_seeds) {
+        let path = folder.join(file_name(n));
+        let (layer, s) = if path.exists() {
+            let layer = Layer::read(&path, &key, n)?;
+            let s = LayerStats::reused(&layer);
+            (layer, s)
+        } else {
+            let s = build_layer(&path, &key, n, &lower, options, progress)?;
+            (Layer::read(&path, &key, n)?, s)
+        };
+        progress.layer_done(&s);
+        stats.push(s);
+        lower[n] = Some(layer);
+    }
+    Ok(stats)
+}
+
+fn check_buildable(key: &TableKey, max_seeds: usize) -> Result<(), TableError> {
+    let rules = key.build_rules()?;
+    let unsupported = |what| Err(TableError::Unsupported(what));
+    if key.holes > 6 {
+        return unsupported(Unsupported::Board { holes: key.holes });
+    }
+    if max_seeds > rules.total_seeds() {
+        return unsupported(Unsupported::Seeds {
+            seeds: max_seeds,
+            holes: key.holes,
+        });
+    }
+    match layers_up_to(max_seeds)
+        .into_iter()
+        .find(|&n| n / step_of(n) > MAX_BOUND)
+    {
+        Some(seeds) => unsupported(Unsupported::Bounds { seeds }),
+        None => Ok(()),
+    }
+}
+
+impl LayerStats {
+    /// The figures of a layer of `count` positions whose build starts.
+    fn started(seeds: usize, count: u64) -> LayerStats {
+        LayerStats {
+            seeds,
+            positions: count,
+            sweeps: 0,
+            rounds: 0,
+            seconds: 0.0,
+            file_bytes: 0,
+            working_bytes: count,
+            evaluations: 0,
+            scratch_bytes: 0,
+            reused: false,
+        }
+    }
+
+    /// The figures of a layer found built, from its header.
+    fn reused(layer: &Layer) -> LayerStats {
+        let h = layer.header();
+        LayerStats {
+            seeds: layer.seeds(),
+            positions: layer.layout().count(),
+            sweeps: h.sweeps,
+            rounds: h.rounds,
+            seconds: h.build_millis as f64 / 1000.0,
+            file_bytes: layer.file_bytes(),
+            working_bytes: layer.layout().count(),
+            evaluations: 0,
+            scratch_bytes: 0,
+            reused: true,
+        }
+    }
+}
+
+/// Builds one layer into `path`, reading smaller layers from `lower`: sweeps, rounds if
+/// planned, then the file.
+fn build_layer(
+    path: &Path,
+    key: &TableKey,
+    n: usize,
+    lower: &[Option<Layer>],
+    options: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<LayerStats, TableError> {
+    let t0 = Instant::now();
+    let rules = key.build_rules()?;
+    let layout = Layout::new(key.holes, n, key.sides()).ok_or(TableError::Unsupported(
+        Unsupported::LayerTooLarge { seeds: n },
+    ))?;
+    check_lower(n, lower)?;
+    let count = layout.count();
+    let mut bytes = work::alloc(count)?;
+    let work = work::atomic(&mut bytes);
+    let step = step_of(n);
+    let pk = Packing::new(n / step);
+    let ctx = Ctx::new(rules, &layout, step as i32, work, lower);
+    let moves_at = moves_at_sweep(options.method, pk, count);
+    let scratch = ScratchDir::new(path)?;
+    progress.layer_start(n, count);
+    progress.layer_plan(n, count, moves_at.is_some());
+    let mut stats = LayerStats::started(n, count);
+    let file_positions = match options.method {
+        Method::MovesAtSweep(_) => TEST_FILE_POSITIONS,
+        _ => AUTO_FILE_POSITIONS,
+    };
+    let sweeps = SweepPlan {
+        moves_at,
+        scratch: &scratch,
+        file_positions,
+    };
+    if let Some(moves) = run_sweeps(&ctx, pk, &sweeps, progress, &mut stats)? {
+        run_rounds(&ctx, pk, &moves, progress, &mut stats)?;
+        scratch.remove()?;
+    }
+    let histogram = histogram(work, pk, n)?;
+    let counts = BuildCounts {
+        sweeps: stats.sweeps,
+        rounds: stats.rounds,
+        millis: t0.elapsed().as_millis() as u64,
+    };
+    write_layer(path, key, &layout, counts, histogram, |i| {
+        pk.code(work[i as usize].load(Relaxed))
+    })?;
+    stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
+    stats.seconds = t0.elapsed().as_secs_f64();
+    Ok(stats)
+}
+
+/// An error unless every smaller layer that layer `n` can reach is in `lower`.
+fn check_lower(n: usize, lower: &[Option<Layer>]) -> Result<(), TableError> {
+    match layers_up_to(n)
+        .into_iter()
+        .find(|&m| m < n && !matches!(lower.get(m), Some(Some(_))))
+    {
+        Some(seeds) => Err(TableError::MissingLayer { seeds }),
+        None => Ok(()),
+    }
+}
+
+/// The sweep (1-based) that writes the moves to scratch files, if the layer goes on in
+/// rounds: only where the working byte has spare bits for the marks and the indices fit
+/// the 4-byte halves of a move record.
+fn moves_at_sweep(method: Method, pk: Packing, count: u64) -> Option<u32> {
+    let possible = pk.spare && count <= 1 << 32;
+    match method {
+        Method::Sweeps => None,
+        Method::Auto if !possible || count < AUTO_MIN_POSITIONS => None,
+        // The first sweep finds most exits (and reads successors that are mostly not
+        // final); later sweeps cost the whole layer while rounds cost little more than their
+        // evaluations.
+        Method::Auto => Some(2),
+        Method::MovesAtSweep(k) => possible.then_some(k.max(1)),
+    }
+}
+
+/// Where and when the sweeps write the moves.
+struct SweepPlan<'a> {
+    /// The sweep that writes them (none: sweep to the end).
+    moves_at: Option<u32>,
+    scratch: &'a ScratchDir,
+    /// Successors a move file holds, about.
+    file_positions: u64,
+}
+
+/// Sweeps the layer until a sweep changes nothing, or until the sweep that writes the
+/// moves: then returns them, sorted and indexed, for the rounds.
+fn run_sweeps(
+    ctx: &Ctx,
+    pk: Packing,
+    plan: &SweepPlan,
+    progress: &dyn Progress,
+    stats: &mut LayerStats,
+) -> Result<Option<MoveIndex>, TableError> {
+    let (n, count) = (stats.seeds, stats.positions);
+    loop {
+        stats.sweeps += 1;
+        progress.sweep_start(n, stats.sweeps);
+        let sink = if plan.moves_at.is_some_and(|k| stats.sweeps >= k) {
+            Some(MoveSink::create(plan.scratch, count, plan.file_positions)?)
+        } else {
+            None
+        };
+        let (evaluated, changed) = ctx.sweep(pk, sink.as_ref(), progress);
+        progress.sweep_end(n, stats.sweeps, evaluated, changed);
+        stats.evaluations += evaluated;
+        ctx.check_exits()?;
+        if let Some(sink) = sink {
+            let moves = sink.finish(count)?;
+            stats.scratch_bytes = 8 * moves.moves;
+            return Ok(Some(moves));
+        }
+        if changed == 0 {
+            return Ok(None);
+        }
+    }
+}
+
+/// Rounds until one changes nothing.
+fn run_rounds(
+    ctx: &Ctx,
+    pk: Packing,
+    moves: &MoveIndex,
+    progress: &dyn Progress,
+    stats: &mut LayerStats,
+) -> Result<(), TableError> {
+    // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
+    ctx.work
+        .par_iter()
+        .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+    loop {
+        stats.rounds += 1;
+        let (evaluated, changed) = ctx.round(pk, moves)?;
+        progress.round_end(stats.seeds, stats.rounds, evaluated, changed);
+        stats.evaluations += evaluated;
+        ctx.check_exits()?;
+        if changed == 0 {
+            return Ok(());
+        }
+    }
+}
+
+/// Positions per stored code, once the bounds are at the fixpoint; an error if any
+/// position has both sides winning.
+fn histogram(work: &[AtomicU8], pk: Packing, seeds: usize) -> Result<Vec<u64>, TableError> {
+    let mut histogram = vec![0u64; 2 * pk.top as usize + 1];
+    let mut bad = 0u64;
+    for cell in work {
+        let w = cell.load(Relaxed);
+        bad += !pk.is_consistent(w) as u64;
+        histogram[pk.code(w) as usize] += 1;
+    }
+    if bad > 0 {
+        return Err(TableError::Inconsistent(Inconsistency::BothSidesWin {
+            seeds,
+            positions: bad,
+        }));
+    }
+    Ok(histogram)
+}

@@ -1,0 +1,128 @@
+//! Rounds: after the sweep that writes the scratch moves, each round marks the predecessors
+//! of the positions that changed (read from the sorted moves) and evaluates only those.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::operator::Ctx;
+use super::scratch::{split, BucketReader, MoveBucket, MoveIndex};
+use super::work::{Packing, BLOCK, CHANGED, EVAL};
+use crate::error::TableError;
+
+/// Blocks without a change that a read of changed blocks goes through rather than starting
+/// a new read (one read being cheaper than several).
+const READ_THROUGH: usize = 4;
+
+impl Ctx<'_> {
+    /// One round: mark the predecessors of changed positions, evaluate the marked
+    /// positions, and hand this round's changes on to the next. Returns the positions
+    /// evaluated and those that rose.
+    pub(super) fn round(&self, pk: Packing, moves: &MoveIndex) -> Result<(u64, u64), TableError> {
+        self.mark_predecessors(moves)?;
+        let counts = self.evaluate_marked(pk.without_final());
+        self.hand_on_marks();
+        Ok(counts)
+    }
+
+    /// Marks to evaluate ([`EVAL`], and its block) every predecessor of a position marked
+    /// [`CHANGED`], reading only the blocks of successors that hold a changed position.
+    fn mark_predecessors(&self, moves: &MoveIndex) -> Result<(), TableError> {
+        moves
+            .buckets
+            .par_iter()
+            .enumerate()
+            .try_for_each(|(b, bucket)| self.mark_bucket(moves.first_block(b), bucket))
+    }
+
+    /// [`Ctx::mark_predecessors`] for one bucket, whose block 0 is global block `first`.
+    fn mark_bucket(&self, first: u64, bucket: &MoveBucket) -> Result<(), TableError> {
+        let mut reader = BucketReader::new(bucket);
+        let blocks = reader.blocks();
+        let changed = |k: usize| self.changed_blocks.get(first + k as u64);
+        let mut k = 0;
+        while k < blocks {
+            if !changed(k) {
+                k += 1;
+                continue;
+            }
+            // A run of blocks with changes, read through short gaps.
+            let start = k;
+            let mut end = k + 1;
+            let mut probe = end;
+            while probe < blocks && probe < end + READ_THROUGH {
+                if changed(probe) {
+                    end = probe + 1;
+                }
+                probe += 1;
+            }
+            k = end;
+            reader.for_each(start, end, |record| {
+                let (c, p) = split(record);
+                if self.work[c as usize].load(Relaxed) & CHANGED != 0 {
+                    self.work[p as usize].fetch_or(EVAL, Relaxed);
+                    self.eval_blocks.mark(p);
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates the positions marked [`EVAL`], visiting only the blocks that hold one or a
+    /// change mark to clear; marks those that rose [`CHANGED`] for the next round. `tail`
+    /// packs without the final bit (bit 6 is [`EVAL`] in rounds). Returns the positions
+    /// evaluated and those that rose.
+    fn evaluate_marked(&self, tail: Packing) -> (u64, u64) {
+        let changed = AtomicU64::new(0);
+        let evaluated = AtomicU64::new(0);
+        let per_side = self.layout.per_side();
+        self.chunks(|start, end, side| {
+            let base = side as u64 * per_side;
+            // The blocks that overlap the chunk and hold a position to evaluate or a change
+            // mark to clear, cut to the chunk.
+            let (first, last) = ((base + start) / BLOCK, (base + end).div_ceil(BLOCK));
+            let ranges = (first..last)
+                .filter(|&b| self.eval_blocks.get(b) || self.changed_blocks.get(b))
+                .map(|b| {
+                    let lo = (b * BLOCK).saturating_sub(base).max(start);
+                    lo..((b + 1) * BLOCK - base).min(end)
+                });
+            let mut local = 0u64;
+            let seen = self.walk(
+                ranges,
+                side,
+                |cell| {
+                    let old = cell.load(Relaxed);
+                    if old & EVAL == 0 {
+                        if old & CHANGED != 0 {
+                            cell.store(old & !CHANGED, Relaxed);
+                        }
+                        return false;
+                    }
+                    true
+                },
+                |i, pending| {
+                    let cell = &self.work[i as usize];
+                    let old = cell.load(Relaxed);
+                    let merged = tail.merge(self.resolve(tail, pending, |_| {}), old);
+                    if merged != tail.bounds(old) {
+                        local += 1;
+                        cell.store(merged | CHANGED, Relaxed);
+                        self.next_changed.mark(i);
+                    } else {
+                        cell.store(merged, Relaxed);
+                    }
+                },
+            );
+            changed.fetch_add(local, Relaxed);
+            evaluated.fetch_add(seen, Relaxed);
+        });
+        (evaluated.into_inner(), changed.into_inner())
+    }
+
+    /// The marks of this round become the changes the next one reads.
+    fn hand_on_marks(&self) {
+        self.eval_blocks.clear();
+        self.changed_blocks.take(&self.next_changed);
+    }
+}

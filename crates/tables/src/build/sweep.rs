@@ -1,0 +1,67 @@
+//! Sweeps: the bound operator applied to every position of the layer that is not final, in
+//! index order within each chunk, chunks in parallel.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::operator::Ctx;
+use super::scratch::{record, MoveSink};
+use super::work::{Packing, CHANGED};
+use super::Progress;
+
+impl Ctx<'_> {
+    /// Sweeps the whole layer once, skipping final positions. With `sink`, also writes the
+    /// reversed quiet moves of the positions evaluated (to successors that are not final)
+    /// and marks the positions that change. Returns the positions evaluated and those whose
+    /// bounds rose.
+    pub(super) fn sweep(
+        &self,
+        pk: Packing,
+        sink: Option<&MoveSink>,
+        progress: &dyn Progress,
+    ) -> (u64, u64) {
+        let changed = AtomicU64::new(0);
+        let evaluated = AtomicU64::new(0);
+        self.chunks(|start, end, side| {
+            let mut local = 0u64;
+            let mut moves: Vec<u64> = Vec::new();
+            let seen = self.walk(
+                std::iter::once(start..end),
+                side,
+                |cell| !pk.is_final(cell.load(Relaxed)),
+                |i, pending| {
+                    let cell = &self.work[i as usize];
+                    let old = cell.load(Relaxed);
+                    let new = if sink.is_some() {
+                        self.resolve(pk, pending, |j| moves.push(record(j, i)))
+                    } else {
+                        self.resolve(pk, pending, |_| {})
+                    };
+                    if new != old {
+                        // Bounds only rise (the operator is monotone and starts at the
+                        // bottom); the max keeps that true even against a stale read.
+                        let merged = pk.merge(new, old);
+                        let rose = merged != pk.bounds(old);
+                        let mut w = merged | (new & pk.final_bit);
+                        if rose {
+                            local += 1;
+                            if sink.is_some() {
+                                w |= CHANGED;
+                                self.changed_blocks.mark(i);
+                            }
+                        }
+                        if w != old {
+                            cell.store(w, Relaxed);
+                        }
+                    }
+                },
+            );
+            if let Some(s) = sink {
+                s.write(&mut moves);
+            }
+            changed.fetch_add(local, Relaxed);
+            evaluated.fetch_add(seen, Relaxed);
+            progress.advance(end - start);
+        });
+        (evaluated.into_inner(), changed.into_inner())
+    }
+}

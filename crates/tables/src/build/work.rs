@@ -1,0 +1,170 @@
+//! The working state of a layer's build: one byte a position (two bounds and two marks),
+//! and bitmaps with a bit per block of positions.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::error::{TableError, Unsupported};
+
+/// Largest bound a working byte holds in each of its two halves.
+pub(super) const MAX_BOUND: usize = 15;
+
+/// Positions a block holds: the unit of the block bitmaps and of the index of the scratch
+/// moves (a block of one is a block of the other).
+pub(super) const BLOCK: u64 = 256;
+
+/// Bit 6 during rounds: a successor changed, evaluate the position.
+pub(super) const EVAL: u8 = 0x40;
+/// Bit 7: the bounds rose in the last sweep or round.
+pub(super) const CHANGED: u8 = 0x80;
+
+/// The working bytes of a layer of `len` positions, all 0 (both bounds at the bottom),
+/// backed by huge pages where the system allows.
+pub(super) fn alloc(len: u64) -> Result<Vec<u8>, TableError> {
+    let memory = TableError::Unsupported(Unsupported::Memory { bytes: len });
+    let Ok(len) = usize::try_from(len) else {
+        return Err(memory);
+    };
+    let mut bytes: Vec<u8> = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| memory)?;
+    // The advice must come before the pages are first touched (by the zeroing).
+    crate::mem::advise_huge_pages(bytes.spare_capacity_mut());
+    bytes.resize(len, 0);
+    Ok(bytes)
+}
+
+/// The working bytes as atomics, so that threads may read and write them at once.
+pub(super) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: `AtomicU8` has the same size and alignment as `u8`, and the exclusive borrow
+    // of `bytes` lasts as long as the atomic view.
+    unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, bytes.len()) }
+}
+
+/// How bounds sit in a working byte: the mover's bound `lo` in the low `width` bits, the
+/// opponent's `hi` above it, both in units of the value step. Where the bounds leave room
+/// (at most 7, so 3 bits each: layers up to 28 seeds of 2x6), bit 6 marks a *final*
+/// position during sweeps (its bounds are at the fixpoint) and a position *to evaluate*
+/// ([`EVAL`]) during rounds, and bit 7 marks a position whose bounds rose ([`CHANGED`]).
+#[derive(Clone, Copy)]
+pub(super) struct Packing {
+    width: u32,
+    mask: u8,
+    pub(super) final_bit: u8,
+    /// The largest bound of the layer (its seeds over its value step).
+    pub(super) top: u8,
+    /// Whether bits 6 and 7 are free for the marks.
+    pub(super) spare: bool,
+}
+
+impl Packing {
+    pub(super) fn new(top: usize) -> Packing {
+        if top <= 7 {
+            Packing {
+                width: 3,
+                mask: 7,
+                final_bit: 0x40,
+                top: top as u8,
+                spare: true,
+            }
+        } else {
+            Packing {
+                width: 4,
+                mask: 15,
+                final_bit: 0,
+                top: top as u8,
+                spare: false,
+            }
+        }
+    }
+    /// The same layout without the final bit (rounds use bit 6 for something else).
+    pub(super) fn without_final(self) -> Packing {
+        Packing {
+            final_bit: 0,
+            ..self
+        }
+    }
+    #[inline(always)]
+    pub(super) fn lo(self, w: u8) -> u8 {
+        w & self.mask
+    }
+    #[inline(always)]
+    pub(super) fn hi(self, w: u8) -> u8 {
+        (w >> self.width) & self.mask
+    }
+    #[inline(always)]
+    pub(super) fn bounds(self, w: u8) -> u8 {
+        w & (self.mask | self.mask << self.width)
+    }
+    #[inline(always)]
+    pub(super) fn is_final(self, w: u8) -> bool {
+        w & self.final_bit != 0
+    }
+    #[inline(always)]
+    pub(super) fn pack(self, lo: u8, hi: u8, is_final: bool) -> u8 {
+        lo | hi << self.width | if is_final { self.final_bit } else { 0 }
+    }
+    /// The larger of two sets of bounds, half by half.
+    #[inline(always)]
+    pub(super) fn merge(self, a: u8, b: u8) -> u8 {
+        self.pack(
+            self.lo(a).max(self.lo(b)),
+            self.hi(a).max(self.hi(b)),
+            false,
+        )
+    }
+    /// Whether bounds at the fixpoint make sense: not both sides winning, none above the top.
+    #[inline]
+    pub(super) fn is_consistent(self, w: u8) -> bool {
+        let (lo, hi) = (self.lo(w), self.hi(w));
+        !(lo > 0 && hi > 0 || lo > self.top || hi > self.top)
+    }
+    /// The stored code of a position from its bounds at the fixpoint: the mover's forced
+    /// gain if any, else minus the opponent's, else 0 (endless play); see
+    /// [`crate::format`].
+    #[inline]
+    pub(super) fn code(self, w: u8) -> u8 {
+        let (lo, hi, top) = (self.lo(w) as i64, self.hi(w) as i64, self.top as i64);
+        let v = if lo > 0 { lo } else { -hi };
+        (v + top).clamp(0, 2 * top) as u8
+    }
+}
+
+/// A bitmap of blocks of [`BLOCK`] positions, so that a round visits only the parts of the
+/// layer where something happened.
+pub(super) struct Blocks(Vec<AtomicU64>);
+
+impl Blocks {
+    pub(super) fn new(positions: u64) -> Blocks {
+        let blocks = positions.div_ceil(BLOCK);
+        Blocks(
+            (0..blocks.div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
+    }
+    /// Marks the block of position `i`.
+    #[inline(always)]
+    pub(super) fn mark(&self, i: u64) {
+        let b = i / BLOCK;
+        let (word, bit) = (&self.0[(b / 64) as usize], 1u64 << (b % 64));
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
+    }
+    /// Whether block `b` is marked.
+    #[inline(always)]
+    pub(super) fn get(&self, b: u64) -> bool {
+        self.0[(b / 64) as usize].load(Relaxed) & 1 << (b % 64) != 0
+    }
+    pub(super) fn clear(&self) {
+        self.0.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
+    /// Moves the marks of `from` here (replacing these) and clears `from`.
+    pub(super) fn take(&self, from: &Blocks) {
+        self.0
+            .par_iter()
+            .zip(&from.0)
+            .for_each(|(old, new)| old.store(new.swap(0, Relaxed), Relaxed));
+    }
+}
