@@ -233,8 +233,7 @@ impl Progress for Bars {
         }
     }
     fn layer_done(&self, s: &LayerStats) {
-        // Progress cannot fail; a report that cannot be written as JSON has no other field
-        // than numbers, so this never happens.
+        // A progress method returns nothing; a report of numbers always converts to JSON.
         let _ = emit(&LayerReport::of(s), self.json);
     }
 }
