@@ -1,15 +1,12 @@
 //! What every command needs: reading the rules and a position from the command line,
-//! choosing the position size, printing a report as text or JSON, thread pools, and the
-//! endgame tables as files and as the search's oracle. Commands import this module and
-//! `cli`, never each other.
+//! choosing the position size, printing a report as text or JSON, thread pools, and opening
+//! the endgame tables. Commands import this module and `cli`, never each other.
 
 use std::fmt::Display;
 use std::path::Path;
-use std::sync::Arc;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Position, Position6, Rules, Side};
-use hoyito_search::Probe;
 use hoyito_tables::Tables;
 use serde::Serialize;
 
@@ -164,21 +161,4 @@ pub fn search_threads(threads: Option<usize>) -> Result<usize> {
 pub fn open_tables(rules: &Rules, dir: &Path, max_seeds: usize) -> Result<Tables> {
     Tables::open_up_to(dir, rules, max_seeds)
         .with_context(|| format!("opening the tables in {}", dir.display()))
-}
-
-/// Endgame tables as the search's oracle.
-struct TableProbe(Arc<Tables>);
-
-impl<const W: usize> Probe<W> for TableProbe {
-    fn probe(&self, p: &Position<W>) -> Option<i32> {
-        self.0.probe(&p.cast::<2>()?)
-    }
-    fn max_seeds(&self) -> u32 {
-        self.0.max_seeds() as u32
-    }
-}
-
-/// The search oracle of some endgame tables.
-pub fn table_probe<const W: usize>(tables: &Arc<Tables>) -> Box<dyn Probe<W>> {
-    Box::new(TableProbe(Arc::clone(tables)))
 }

@@ -4,7 +4,8 @@
 //! `RULES.md` specifies them: a bit-packed [`Position`], sowing with relay laps, captures
 //! (with the Hoyito II backward chain), extra turns, automatic passes, the last-four award,
 //! exact detection of endless sowings, the position and move notation, a [`Game`] record that
-//! detects repetition, and [`perft`].
+//! detects repetition, and [`perft`]. [`Probe`] is the interface of an oracle of exact
+//! values (endgame tables) that a search may ask.
 //!
 //! ```
 //! use hoyito_rules::{Move, Position6, Rules};
@@ -22,6 +23,7 @@ mod game;
 mod notation;
 mod perft;
 mod position;
+mod probe;
 mod rules;
 pub mod sowing;
 
@@ -30,6 +32,7 @@ pub use game::{End, Game, Winner};
 pub use notation::{parse_move, Diagram, MAX_SEEDS_IN_HOLE};
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
+pub use probe::Probe;
 pub use rules::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES};
 
 /// Any error of this crate, for callers that handle them alike.

@@ -20,8 +20,9 @@ fn for_each_successor<const W: usize>(
         f(&c.position)
     });
     if !any {
-        p.with_side_flipped()
-            .for_each_child(rules, |c| f(&c.position));
+        if let Some(q) = p.passed(rules) {
+            q.for_each_child(rules, |c| f(&c.position));
+        }
     }
 }
 
@@ -43,7 +44,7 @@ pub fn perft<const W: usize>(p: &Position<W>, rules: &Rules, depth: u32) -> u64 
         return if here > 0 {
             here as u64
         } else {
-            p.with_side_flipped().count_legal(rules) as u64
+            p.passed(rules).map_or(0, |q| q.count_legal(rules) as u64)
         };
     } else {
         for_each_successor(p, rules, |c| n += perft(c, rules, depth - 1));

@@ -75,6 +75,35 @@ pub struct Child<const W: usize> {
     pub gain: i16,
 }
 
+impl<const W: usize> Child<W> {
+    /// The value of this move for the mover, given `child_value`, the value of
+    /// [`Child::position`] for its own side to move: the gain, plus the child's value after an
+    /// extra turn, minus it when the opponent moves next. A move that ended the game is worth
+    /// its gain (the finished board is worth 0), whatever `child_value` says.
+    ///
+    /// ```
+    /// use hoyito_rules::{Move, Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "2,3,4,0,4,1/3,3,3,1,1,3 S").unwrap();
+    /// let capture = p.play(&r, Move(5)).unwrap(); // takes 12, South moves again
+    /// assert_eq!(capture.value(-2), 10);
+    /// let start = Position6::start(&r).unwrap();
+    /// let quiet = start.play(&r, Move(1)).unwrap(); // captures nothing, North moves next
+    /// assert_eq!(quiet.value(-2), 2);
+    /// ```
+    #[inline]
+    pub fn value(&self, child_value: i32) -> i32 {
+        let gain = self.gain as i32;
+        if self.ended_game {
+            gain
+        } else if self.extra_turn {
+            gain + child_value
+        } else {
+            gain - child_value
+        }
+    }
+}
+
 /// The legal moves of a position with their results, and the moves whose sowing never ends.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveList<const W: usize> {
@@ -727,17 +756,34 @@ impl<const W: usize> Position<W> {
         (1..=holes).any(|k| self.get(start + k - 1) != 0 && self.play_index(rules, k).is_some())
     }
 
+    /// The position after the automatic pass of a side to move that has no legal move: the
+    /// same board with the other side to move, or `None` when that side cannot move either
+    /// and the game is over. It does not check that the side to move has no move (callers
+    /// know it from [`Position::moves`]); see [`Position::settle`] for the check.
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "0,0,0,0,0,0/1,2,0,0,1,1 S").unwrap();
+    /// assert_eq!(p.passed(&r).unwrap().to_string(), "0,0,0,0,0,0/1,2,0,0,1,1 N 0-0");
+    /// let q = Position6::parse(&r, "0,0,0,0,0,0/0,0,0,0,0,0 S").unwrap();
+    /// assert_eq!(q.passed(&r), None);
+    /// ```
+    #[inline]
+    pub fn passed(&self, rules: &Rules) -> Option<Self> {
+        let other = self.with_side_flipped();
+        other.has_legal_move(rules).then_some(other)
+    }
+
     /// Applies automatic passes: if the side to move has no legal move but the opponent has,
     /// the turn passes; if neither has, the game is over.
     pub fn settle(&self, rules: &Rules) -> (Self, Status) {
         if self.has_legal_move(rules) {
             return (*self, Status::ToMove);
         }
-        let other = self.with_side_flipped();
-        if other.has_legal_move(rules) {
-            (other, Status::ToMove)
-        } else {
-            (*self, Status::Over)
+        match self.passed(rules) {
+            Some(other) => (other, Status::ToMove),
+            None => (*self, Status::Over),
         }
     }
 

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use hoyito_rules::{Move, Position, Rules};
 
+use crate::search::child_window;
 use crate::{Eval, Limits, SearchResult};
 
 struct Plain<'a, const W: usize> {
@@ -58,23 +59,20 @@ impl<const W: usize> Plain<'_, W> {
         let list = p.moves(self.rules);
         self.path.push((board, n as u32));
         let result = if list.is_empty() {
-            let q = p.with_side_flipped();
-            if q.has_legal_move(self.rules) {
-                -self.search(&q, depth, -beta, -alpha, ply + 1)
-            } else {
-                0
+            match p.passed(self.rules) {
+                Some(q) => -self.search(&q, depth, -beta, -alpha, ply + 1),
+                None => 0,
             }
         } else {
             let mut best = -(1 << 20);
             for c in list.children() {
-                let g = c.gain as i32;
-                let s = if c.ended_game {
-                    g
-                } else if c.extra_turn {
-                    g + self.search(&c.position, depth - 1, alpha - g, beta - g, ply + 1)
+                let v = if c.ended_game {
+                    0
                 } else {
-                    g - self.search(&c.position, depth - 1, g - beta, g - alpha, ply + 1)
+                    let (a, b) = child_window(c, alpha, beta);
+                    self.search(&c.position, depth - 1, a, b, ply + 1)
                 };
+                let s = c.value(v);
                 if self.stopped {
                     break;
                 }
@@ -122,24 +120,13 @@ pub fn plain_search<const W: usize>(
         root_best: None,
     };
     let n = root.seeds_on_board() as i32;
-    let exact = limits.exact || (limits.depth.is_none() && limits.time.is_none());
+    let exact = limits.is_exact();
     let max_depth = if exact {
         i32::MAX / 2
     } else {
         limits.depth.unwrap_or(250).clamp(1, 250) as i32
     };
-    let mut out = SearchResult {
-        best: None,
-        score: 0,
-        exact: false,
-        lower: -n,
-        upper: n,
-        depth: 0,
-        pv: Vec::new(),
-        nodes: 0,
-        seconds: 0.0,
-        stopped: false,
-    };
+    let mut out = SearchResult::unknown(root.seeds_on_board());
     let first = if exact { max_depth } else { 1 };
     for d in first..=max_depth {
         let h0 = s.heuristic;

@@ -74,9 +74,25 @@ impl<const W: usize> Retro<W> {
         self.values.get(&k).map(|&v| v as i32)
     }
 
-    /// Solves the component of `root`.
+    /// Solves the component of `root`: explores it, then finds every node's value by
+    /// attractors, threshold by threshold. `None` when it is larger than the cap.
     fn solve(&mut self, root: &Position<W>) -> Option<()> {
-        let rules = self.rules;
+        let (positions, nodes) = self.explore(root)?;
+        let values = south_values(&nodes);
+        for (k, p) in positions.iter().enumerate() {
+            let v = if nodes[k].south {
+                values[k]
+            } else {
+                -values[k]
+            };
+            self.values.insert(p.board_key(), v);
+        }
+        Some(())
+    }
+
+    /// The positions of the component of `root` (found breadth first, `root` first) and
+    /// their nodes; `None` when there are more than the cap.
+    fn explore(&mut self, root: &Position<W>) -> Option<(Vec<Position<W>>, Vec<Node>)> {
         let mut index: HashMap<[u64; W], u32, ahash::RandomState> =
             HashMap::with_hasher(ahash::RandomState::with_seeds(1, 1, 2, 3));
         let mut positions = vec![*root];
@@ -84,35 +100,7 @@ impl<const W: usize> Retro<W> {
         index.insert(root.board_key(), 0);
         let mut i = 0;
         while i < positions.len() {
-            let p = positions[i];
-            let south = p.side_to_move() == Side::South;
-            let sign = if south { 1 } else { -1 };
-            let mut node = Node {
-                south,
-                exits: Vec::new(),
-                edges: Vec::new(),
-            };
-            let list = p.moves(&rules);
-            let mut same_layer = Vec::new();
-            if list.is_empty() {
-                let q = p.with_side_flipped();
-                if q.has_legal_move(&rules) {
-                    same_layer.push(q);
-                } else {
-                    node.exits.push(0);
-                }
-            }
-            for c in list.children() {
-                let g = c.gain as i32;
-                if c.ended_game {
-                    node.exits.push((sign * g) as i16);
-                } else if c.extra_turn {
-                    let v = self.value(&c.position)?;
-                    node.exits.push((sign * (g + v)) as i16);
-                } else {
-                    same_layer.push(c.position);
-                }
-            }
+            let (mut node, same_layer) = self.node(&positions[i])?;
             for q in same_layer {
                 let k = q.board_key();
                 if let Some(&v) = self.values.get(&k) {
@@ -138,12 +126,82 @@ impl<const W: usize> Retro<W> {
             nodes.push(node);
             i += 1;
         }
-        drop(index);
+        Some((positions, nodes))
+    }
 
-        // Predecessors, with multiplicity (a node counts each of its edges).
+    /// The node of `p` with its exits (captures, valued by solving the smaller components
+    /// they lead to, and the end of the game), and the positions of the same layer it leads
+    /// to (quiet moves and the automatic pass), which become its edges.
+    fn node(&mut self, p: &Position<W>) -> Option<(Node, Vec<Position<W>>)> {
+        let rules = self.rules;
+        let south = p.side_to_move() == Side::South;
+        let sign = if south { 1 } else { -1 };
+        let mut node = Node {
+            south,
+            exits: Vec::new(),
+            edges: Vec::new(),
+        };
+        let list = p.moves(&rules);
+        let mut same_layer = Vec::new();
+        if list.is_empty() {
+            match p.passed(&rules) {
+                Some(q) => same_layer.push(q),
+                None => node.exits.push(0),
+            }
+        }
+        for c in list.children() {
+            if c.extra_turn {
+                // A finished board is worth 0 (`value` answers so at once).
+                let v = self.value(&c.position)?;
+                node.exits.push((sign * c.value(v)) as i16);
+            } else {
+                same_layer.push(c.position);
+            }
+        }
+        Some((node, same_layer))
+    }
+}
+
+/// The value for South of every node of a component: the largest threshold `t` South
+/// reaches (the smallest always is), each threshold decided by an attractor.
+fn south_values(nodes: &[Node]) -> Vec<i16> {
+    let preds = Predecessors::of(nodes);
+    let mut thresholds: Vec<i16> = nodes.iter().flat_map(|n| n.exits.iter().copied()).collect();
+    thresholds.push(0);
+    thresholds.sort_unstable();
+    thresholds.dedup();
+    let n = nodes.len();
+    let mut value = vec![thresholds[0]; n];
+    let mut attractor = Attractor {
+        in_a: vec![false; n],
+        count: vec![0u32; n],
+        queue: Vec::with_capacity(n),
+    };
+    for &t in &thresholds[1..] {
+        let p_south = t > 0;
+        attractor.compute(nodes, &preds, t);
+        for (k, v) in value.iter_mut().enumerate() {
+            // South reaches t: in South's attractor, or outside North's.
+            if attractor.in_a[k] == p_south {
+                *v = t;
+            }
+        }
+    }
+    value
+}
+
+/// The predecessors of every node, with multiplicity (a node counts each of its edges):
+/// those of node `k` are `list[start[k] .. start[k + 1]]`.
+struct Predecessors {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Predecessors {
+    fn of(nodes: &[Node]) -> Self {
         let n = nodes.len();
         let mut start = vec![0u32; n + 1];
-        for node in &nodes {
+        for node in nodes {
             for &j in &node.edges {
                 start[j as usize + 1] += 1;
             }
@@ -152,73 +210,72 @@ impl<const W: usize> Retro<W> {
             start[k + 1] += start[k];
         }
         let mut fill = start.clone();
-        let mut preds = vec![0u32; start[n] as usize];
+        let mut list = vec![0u32; start[n] as usize];
         for (k, node) in nodes.iter().enumerate() {
             for &j in &node.edges {
-                preds[fill[j as usize] as usize] = k as u32;
+                list[fill[j as usize] as usize] = k as u32;
                 fill[j as usize] += 1;
             }
         }
+        Predecessors { start, list }
+    }
 
-        let mut thresholds: Vec<i16> = nodes.iter().flat_map(|n| n.exits.iter().copied()).collect();
-        thresholds.push(0);
-        thresholds.sort_unstable();
-        thresholds.dedup();
-        // South's value: the largest threshold South reaches; the smallest is always reached.
-        let mut value = vec![thresholds[0]; n];
-        let mut in_a = vec![false; n];
-        let mut count = vec![0u32; n];
-        let mut queue = Vec::with_capacity(n);
-        for &t in &thresholds[1..] {
-            // Attractor of player `p_south` (South if t > 0) to its good exits.
-            let p_south = t > 0;
-            let good = |e: i16| if p_south { e >= t } else { e < t };
-            queue.clear();
-            for (k, node) in nodes.iter().enumerate() {
-                in_a[k] = false;
-                if node.south == p_south {
-                    if node.exits.iter().any(|&e| good(e)) {
-                        in_a[k] = true;
-                    } else {
-                        count[k] = 1;
-                    }
-                } else if node.exits.iter().all(|&e| good(e)) {
-                    if node.edges.is_empty() {
-                        in_a[k] = true;
-                    } else {
-                        count[k] = node.edges.len() as u32;
-                    }
+    fn of_node(&self, k: usize) -> &[u32] {
+        &self.list[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
+
+/// The attractor of one threshold, with its work space kept from one threshold to the next.
+struct Attractor {
+    /// Whether each node is in the attractor.
+    in_a: Vec<bool>,
+    /// Edges of each node still to lead into the attractor before it joins (`u32::MAX`: never).
+    count: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+impl Attractor {
+    /// The attractor at threshold `t` of the player who must force a good exit: South, who
+    /// needs an exit worth at least `t`, when `t > 0`; North, who needs one worth less than
+    /// `t`, otherwise (endless play is then good enough for South).
+    fn compute(&mut self, nodes: &[Node], preds: &Predecessors, t: i16) {
+        let p_south = t > 0;
+        let good = |e: i16| if p_south { e >= t } else { e < t };
+        let (in_a, count, queue) = (&mut self.in_a, &mut self.count, &mut self.queue);
+        queue.clear();
+        for (k, node) in nodes.iter().enumerate() {
+            in_a[k] = false;
+            if node.south == p_south {
+                if node.exits.iter().any(|&e| good(e)) {
+                    in_a[k] = true;
                 } else {
-                    count[k] = u32::MAX;
+                    count[k] = 1;
                 }
-                if in_a[k] {
-                    queue.push(k as u32);
+            } else if node.exits.iter().all(|&e| good(e)) {
+                if node.edges.is_empty() {
+                    in_a[k] = true;
+                } else {
+                    count[k] = node.edges.len() as u32;
                 }
+            } else {
+                count[k] = u32::MAX;
             }
-            while let Some(k) = queue.pop() {
-                for &q in &preds[start[k as usize] as usize..start[k as usize + 1] as usize] {
-                    let q = q as usize;
-                    if in_a[q] || count[q] == u32::MAX {
-                        continue;
-                    }
-                    count[q] -= 1;
-                    if count[q] == 0 {
-                        in_a[q] = true;
-                        queue.push(q as u32);
-                    }
-                }
+            if in_a[k] {
+                queue.push(k as u32);
             }
-            for k in 0..n {
-                // South reaches t: in South's attractor, or outside North's.
-                if in_a[k] == p_south {
-                    value[k] = t;
+        }
+        while let Some(k) = queue.pop() {
+            for &q in preds.of_node(k as usize) {
+                let q = q as usize;
+                if in_a[q] || count[q] == u32::MAX {
+                    continue;
+                }
+                count[q] -= 1;
+                if count[q] == 0 {
+                    in_a[q] = true;
+                    queue.push(q as u32);
                 }
             }
         }
-        for (k, p) in positions.iter().enumerate() {
-            let v = if nodes[k].south { value[k] } else { -value[k] };
-            self.values.insert(p.board_key(), v);
-        }
-        Some(())
     }
 }

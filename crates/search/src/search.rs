@@ -28,18 +28,16 @@
 //! A result is *proven* (stored with depth [`PROVEN`]) when no heuristic evaluation and no
 //! unproven table entry was used in its subtree; only proven entries answer an exact search.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
-use hoyito_rules::{Child, Move, Position, Rules};
-
-use std::collections::HashMap;
-use std::sync::Mutex;
+use hoyito_rules::{Child, Move, Position, Probe, Rules, MAX_HOLES};
 
 use crate::eval::Eval;
 use crate::retro::Retro;
 use crate::tt::{Bound, Entry, Table, PROVEN};
-use crate::Probe;
 
 /// No repetition above this node was used.
 pub(crate) const NO_REP: usize = usize::MAX;
@@ -53,6 +51,8 @@ pub(crate) struct Shared<'a, const W: usize, T: Table<W>> {
     pub rules: Rules,
     pub table: &'a T,
     pub probe: Option<&'a dyn Probe<W>>,
+    /// `probe`'s [`Probe::max_seeds`], asked once.
+    pub probe_seeds: u32,
     pub eval: Eval,
     pub stop: &'a AtomicBool,
     pub nodes: &'a AtomicU64,
@@ -157,17 +157,12 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
     /// an extra turn keeps the side (same window shifted by the gain, no negation).
     #[inline]
     fn child(&mut self, c: &Child<W>, depth: i32, alpha: i32, beta: i32, ply: usize) -> (i32, Dep) {
-        let g = c.gain as i32;
         if c.ended_game {
-            return (g, Dep::NONE);
+            return (c.value(0), Dep::NONE);
         }
-        if c.extra_turn {
-            let (v, d) = self.search(&c.position, depth - 1, alpha - g, beta - g, ply + 1);
-            (g + v, d)
-        } else {
-            let (v, d) = self.search(&c.position, depth - 1, g - beta, g - alpha, ply + 1);
-            (g - v, d.negated())
-        }
+        let (a, b) = child_window(c, alpha, beta);
+        let (v, d) = self.search(&c.position, depth - 1, a, b, ply + 1);
+        (c.value(v), if c.extra_turn { d } else { d.negated() })
     }
 
     /// Pushes a node on the path.
@@ -191,6 +186,11 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
 
     /// Negamax alpha-beta, fail-soft. Returns the score for the side to move of `p` and the
     /// repetitions of positions above `p` that its bounds depend on.
+    ///
+    /// In order: count the node; a finished board, a repetition on the path or an oracle
+    /// answers at once; the window narrows to what the seeds on the board allow; the horizon
+    /// evaluates; the table may cut off; then the pass or the ordered moves are searched and
+    /// the result is recorded (stored, or kept waiting for a repetition's confirmation).
     pub fn search(
         &mut self,
         p: &Position<W>,
@@ -199,56 +199,30 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
         mut beta: i32,
         ply: usize,
     ) -> (i32, Dep) {
-        self.nodes += 1;
-        self.pending += 1;
-        if self.pending >= 1024 {
-            self.poll();
-        }
-        if ply >= MAX_PLY {
-            // A path this long only comes from wandering a huge cycle component: give up
-            // (the result is reported as not exact) rather than exhaust the stack.
-            self.stopped = true;
-        }
-        if self.stopped {
+        if !self.enter(ply) {
             return (0, Dep::NONE);
         }
-        let n = p.seeds_on_board();
-        if n <= 4 {
+        let seeds = p.seeds_on_board();
+        if seeds <= 4 {
             return (0, Dep::NONE);
         }
-        let board = p.board_key();
-        let key = p.key();
-        // Repetition: only positions since the last capture (same seeds) can repeat; the
-        // filter skips the scan for positions certainly not on the path.
-        if self.filter[(key & FILTER_MASK) as usize] != 0 {
-            for i in (0..self.path.len()).rev() {
-                let (b, s) = self.path[i];
-                if s != n {
-                    break;
-                }
-                if b == board {
-                    self.repeated[i] = true;
-                    return (0, Dep::at(i));
-                }
-            }
+        let node = Node {
+            p,
+            board: p.board_key(),
+            key: p.key(),
+            seeds,
+            depth,
+            ply,
+        };
+        if let Some(i) = self.repetition(&node) {
+            self.repeated[i] = true;
+            return (0, Dep::at(i));
         }
-        if let Some(o) = self.sh.probe {
-            if n <= o.max_seeds() {
-                if let Some(v) = o.probe(p) {
-                    return (v, Dep::NONE);
-                }
-            }
-        }
-        if self.exact && n <= self.sh.retro_seeds {
-            if let Some(r) = self.sh.retro {
-                let v = r.lock().unwrap_or_else(|e| e.into_inner()).value(p);
-                if let Some(v) = v {
-                    return (v, Dep::NONE);
-                }
-            }
+        if let Some(v) = self.oracle(p, seeds) {
+            return (v, Dep::NONE);
         }
         // The mover gains at most the seeds on the board, and loses at most as many.
-        let n = n as i32;
+        let n = seeds as i32;
         if alpha >= n {
             return (n, Dep::NONE);
         }
@@ -263,10 +237,104 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
             self.heuristic += 1;
             return (self.sh.eval.evaluate(&self.sh.rules, p, n), Dep::NONE);
         }
-        let mut tt_move = 0u8;
-        if let Some(e) = self.sh.table.probe(p, key) {
-            tt_move = e.mv;
-            if ply > 0 && (e.depth == PROVEN || e.depth as i32 >= depth) {
+        let entry = self.sh.table.probe(p, node.key);
+        if ply > 0 {
+            if let Some(cut) = self.cutoff(entry, &node, alpha, beta) {
+                return cut;
+            }
+        }
+
+        let list = p.moves(&self.sh.rules);
+        if list.is_empty() {
+            return self.search_pass(&node, alpha, beta);
+        }
+        let children = list.children();
+        let tt_move = entry.map_or(0, |e| e.mv);
+        let order = self.order_moves(&node, children, tt_move);
+        self.max_ply = self.max_ply.max(ply);
+        let pending0 = self.waiting.len();
+        let me = self.path.len();
+        self.push(node.board, seeds, node.key);
+        let heuristic0 = self.heuristic;
+        let Some(best) = self.search_moves(&node, children, &order[..children.len()], alpha, beta)
+        else {
+            self.pop();
+            return (0, Dep::NONE);
+        };
+        let dep = self.leave(me, pending0, best.score, beta, best.dep);
+        self.record(&node, Best { dep, ..best }, alpha, beta, heuristic0);
+        (best.score, dep)
+    }
+
+    /// Counts a node at `ply` and polls the limits every 1024 nodes. Whether to search it
+    /// (false once the search has stopped).
+    #[inline]
+    fn enter(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.pending += 1;
+        if self.pending >= 1024 {
+            self.poll();
+        }
+        if ply >= MAX_PLY {
+            // A path this long only comes from wandering a huge cycle component: give up
+            // (the result is reported as not exact) rather than exhaust the stack.
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+
+    /// The path index of the node's board if it is already on the path. Only positions since
+    /// the last capture (same seeds) can repeat; the filter skips the scan for positions
+    /// certainly not on the path.
+    #[inline]
+    fn repetition(&self, node: &Node<'_, W>) -> Option<usize> {
+        if self.filter[(node.key & FILTER_MASK) as usize] == 0 {
+            return None;
+        }
+        for i in (0..self.path.len()).rev() {
+            let (b, s) = self.path[i];
+            if s != node.seeds {
+                break;
+            }
+            if b == node.board {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// The exact value of `p` (`seeds` on the board) from the endgame tables or, in exact
+    /// mode, from retrograde analysis of its component, if they know it.
+    #[inline]
+    fn oracle(&self, p: &Position<W>, seeds: u32) -> Option<i32> {
+        if let Some(o) = self.sh.probe {
+            if seeds <= self.sh.probe_seeds {
+                if let Some(v) = o.probe(p) {
+                    return Some(v);
+                }
+            }
+        }
+        if self.exact && seeds <= self.sh.retro_seeds {
+            if let Some(r) = self.sh.retro {
+                return r.lock().unwrap_or_else(|e| e.into_inner()).value(p);
+            }
+        }
+        None
+    }
+
+    /// A cutoff of a node below the root in the window `(alpha, beta)`: from the table entry
+    /// `e` when it is deep enough (counted as heuristic unless proven), or from a result
+    /// waiting for confirmation, which passes its reliance on a repetition above on.
+    #[inline]
+    fn cutoff(
+        &mut self,
+        e: Option<Entry>,
+        node: &Node<'_, W>,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Dep)> {
+        if let Some(e) = e {
+            if e.depth == PROVEN || e.depth as i32 >= node.depth {
                 let s = e.score as i32;
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -277,12 +345,12 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                     if e.depth != PROVEN {
                         self.heuristic += 1;
                     }
-                    return (s, Dep::NONE);
+                    return Some((s, Dep::NONE));
                 }
             }
         }
         if !self.local.is_empty() {
-            if let Some(&i) = self.local.get(&board) {
+            if let Some(&i) = self.local.get(&node.board) {
                 let (_, _, e, rep) = self.waiting[i];
                 let s = e.score as i32;
                 let cut = match e.bound {
@@ -290,44 +358,51 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                     Bound::Upper => s <= alpha,
                     Bound::Exact => false,
                 };
-                if cut && ply > 0 {
-                    return (s, Dep::at(rep));
+                if cut {
+                    return Some((s, Dep::at(rep)));
                 }
             }
         }
+        None
+    }
 
-        let list = p.moves(&self.sh.rules);
+    /// A node whose side to move has no legal move: the automatic pass leads to the same
+    /// board with the other side to move, not a ply; the game is over (worth 0) when that
+    /// side cannot move either.
+    #[inline]
+    fn search_pass(&mut self, node: &Node<'_, W>, alpha: i32, beta: i32) -> (i32, Dep) {
+        let Some(q) = node.p.passed(&self.sh.rules) else {
+            return (0, Dep::NONE);
+        };
+        let pending0 = self.waiting.len();
         let me = self.path.len();
-        if list.is_empty() {
-            // Pass: the same board with the other side to move, not a ply.
-            let q = p.with_side_flipped();
-            if !q.has_legal_move(&self.sh.rules) {
-                return (0, Dep::NONE);
-            }
-            let pending0 = self.waiting.len();
-            self.push(board, n as u32, key);
-            let (v, d) = self.search(&q, depth, -beta, -alpha, ply + 1);
-            let repeated = self.repeated[me];
+        self.push(node.board, node.seeds, node.key);
+        let (v, d) = self.search(&q, node.depth, -beta, -alpha, node.ply + 1);
+        if self.stopped {
             self.pop();
-            if self.stopped {
-                return (0, Dep::NONE);
-            }
-            let dep = d.negated().settled(-v, me);
-            if self.exact && repeated {
-                let own = if -v >= beta { dep.lower } else { dep.upper };
-                self.confirm(me, pending0, (-v >= beta) == (0 >= beta), own);
-            }
-            return (-v, dep);
+            return (0, Dep::NONE);
         }
+        let dep = self.leave(me, pending0, -v, beta, d.negated());
+        (-v, dep)
+    }
 
-        // Move ordering: table move, then captures by gain, then killers, then history.
-        let children = list.children();
-        let side = p.side_to_move().index();
+    /// The search order of `children` as indices: the table move, then captures by gain,
+    /// then the killers, then by history, stable among equals (hole order). Helpers rotate
+    /// the root's order, so that threads explore different trees.
+    #[inline]
+    fn order_moves(
+        &mut self,
+        node: &Node<'_, W>,
+        children: &[Child<W>],
+        tt_move: u8,
+    ) -> [(u32, u8); MAX_HOLES] {
+        let side = node.p.side_to_move().index();
+        let ply = node.ply;
         if ply >= self.killers.len() {
             self.killers.resize(ply + 64, [0; 2]);
         }
         let killers = self.killers[ply];
-        let mut order = [(0u32, 0u8); 12];
+        let mut order = [(0u32, 0u8); MAX_HOLES];
         let len = children.len();
         for (i, c) in children.iter().enumerate() {
             let m = c.mv.0;
@@ -355,21 +430,33 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
             order[j] = x;
         }
         if ply == 0 && self.id > 0 && len > 1 {
-            // Helpers start from other root moves, so threads explore different trees.
             order[..len].rotate_left(self.id % len);
         }
+        order
+    }
 
-        self.max_ply = self.max_ply.max(ply);
-        let pending0 = self.waiting.len();
-        self.push(board, n as u32, key);
-        let alpha0 = alpha;
-        let heuristic0 = self.heuristic;
-        let mut best = -INFINITE;
-        let mut best_move = 0u8;
-        // The lower bound rests on the best child's lower bound; the upper bound on every
-        // child's upper bound.
-        let mut dep = Dep::NONE;
-        for (k, &(_, i)) in order[..len].iter().enumerate() {
+    /// Searches the children in `order` with principal-variation windows: the first with
+    /// `(alpha, beta)`, the others with a null window, again with the full one when they
+    /// fall inside it. A quiet move that cuts off becomes a killer and gains history.
+    /// Returns the best score and move, with the dependencies of its bounds: the lower
+    /// bound rests on the best child's, the upper bound on every child's. `None` when the
+    /// search stopped.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        node: &Node<'_, W>,
+        children: &[Child<W>],
+        order: &[(u32, u8)],
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<Best> {
+        let (depth, ply) = (node.depth, node.ply);
+        let mut best = Best {
+            score: -INFINITE,
+            mv: 0,
+            dep: Dep::NONE,
+        };
+        for (k, &(_, i)) in order.iter().enumerate() {
             let c = &children[i as usize];
             let (mut s, mut d) = if k == 0 {
                 self.child(c, depth, alpha, beta, ply)
@@ -380,14 +467,13 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                 (s, d) = self.child(c, depth, alpha, beta, ply);
             }
             if self.stopped {
-                self.pop();
-                return (0, Dep::NONE);
+                return None;
             }
-            dep.upper = dep.upper.min(d.upper);
-            if s > best {
-                best = s;
-                best_move = c.mv.0;
-                dep.lower = d.lower;
+            best.dep.upper = best.dep.upper.min(d.upper);
+            if s > best.score {
+                best.score = s;
+                best.mv = c.mv.0;
+                best.dep.lower = d.lower;
                 if ply == 0 {
                     self.root_best = Some(c.mv);
                 }
@@ -395,31 +481,60 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                     alpha = s;
                     if s >= beta {
                         if c.gain == 0 {
-                            let kl = &mut self.killers[ply];
-                            if kl[0] != c.mv.0 {
-                                kl[1] = kl[0];
-                                kl[0] = c.mv.0;
-                            }
-                            let h = &mut self.history[side][c.mv.0 as usize];
-                            let dd = depth.clamp(1, 64) as u32;
-                            *h = h.saturating_add(dd * dd);
+                            self.note_cutoff(node, c.mv);
                         }
                         break;
                     }
                 }
             }
         }
+        Some(best)
+    }
+
+    /// A quiet move that cut off: the first killer at the node's ply, and history by depth
+    /// squared.
+    #[inline]
+    fn note_cutoff(&mut self, node: &Node<'_, W>, mv: Move) {
+        let kl = &mut self.killers[node.ply];
+        if kl[0] != mv.0 {
+            kl[1] = kl[0];
+            kl[0] = mv.0;
+        }
+        let h = &mut self.history[node.p.side_to_move().index()][mv.0 as usize];
+        let dd = node.depth.clamp(1, 64) as u32;
+        *h = h.saturating_add(dd * dd);
+    }
+}
+
+impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
+    /// Leaves the node at path index `me` (entered when `pending0` results were waiting)
+    /// with score `s` in a window below `beta`, its children's dependencies `dep`. Returns
+    /// the dependencies that remain above it ([`Dep::settled`]); in exact mode, when the
+    /// node was met again below itself, confirms or drops the results that rest on that
+    /// repetition ([`Worker::confirm`]).
+    #[inline]
+    fn leave(&mut self, me: usize, pending0: usize, s: i32, beta: i32, dep: Dep) -> Dep {
         let repeated = self.repeated[me];
         self.pop();
-        let dep = dep.settled(best, me);
+        let dep = dep.settled(s, me);
         if self.exact && repeated {
-            let own = if best >= beta { dep.lower } else { dep.upper };
-            self.confirm(me, pending0, (best >= beta) == (0 >= beta), own);
+            let own = if s >= beta { dep.lower } else { dep.upper };
+            self.confirm(me, pending0, (s >= beta) == (0 >= beta), own);
         }
+        dep
+    }
+
+    /// Records the result `best` of a node searched in the window `(alpha0, beta)`: the
+    /// claims that rest on no repetition above go to the table (proven when no heuristic
+    /// value was used since `heuristic0`); in exact mode, a null-window result that rests on
+    /// one waits for the repeated position's own result (see [`Worker::confirm`]).
+    #[inline]
+    fn record(&mut self, node: &Node<'_, W>, best: Best, alpha0: i32, beta: i32, heuristic0: u64) {
+        let dep = best.dep;
         let (lower_ok, upper_ok) = (dep.lower == NO_REP, dep.upper == NO_REP);
-        let bound = if best >= beta {
+        let bound = if best.score >= beta {
             lower_ok.then_some(Bound::Lower)
-        } else if best <= alpha0 {
+        } else if best.score <= alpha0 {
             upper_ok.then_some(Bound::Upper)
         } else {
             match (lower_ok, upper_ok) {
@@ -431,8 +546,8 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
         };
         if bound.is_none() && self.exact {
             // A null-window result that rests on repetitions above: keep it until the
-            // repeated position confirms (see `confirm`), at the edge of the window.
-            let (score, bound, rep) = if best >= beta {
+            // repeated position confirms, at the edge of the window.
+            let (score, bound, rep) = if best.score >= beta {
                 (beta, Bound::Lower, dep.lower)
             } else {
                 (alpha0, Bound::Upper, dep.upper)
@@ -441,33 +556,30 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
                 score: score as i16,
                 bound,
                 depth: PROVEN,
-                mv: best_move,
+                mv: best.mv,
             };
-            self.local.insert(board, self.waiting.len());
-            self.waiting.push((*p, key, e, rep));
+            self.local.insert(node.board, self.waiting.len());
+            self.waiting.push((*node.p, node.key, e, rep));
         }
         if let Some(bound) = bound {
-            let d = if self.heuristic == heuristic0 {
+            let depth = if self.heuristic == heuristic0 {
                 PROVEN
             } else {
-                depth.clamp(0, PROVEN as i32 - 1) as u8
+                node.depth.clamp(0, PROVEN as i32 - 1) as u8
             };
             self.sh.table.store(
-                p,
-                key,
+                node.p,
+                node.key,
                 Entry {
-                    score: best as i16,
+                    score: best.score as i16,
                     bound,
-                    depth: d,
-                    mv: best_move,
+                    depth,
+                    mv: best.mv,
                 },
             );
         }
-        (best, dep)
     }
-}
 
-impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
     /// Called when the node at path index `me`, which was met again as a repetition below
     /// itself, has its result. The repetition counted as worth 0, which in a null-window
     /// test is a fail-high or a fail-low for the node; `consistent` says whether the node's
@@ -510,6 +622,43 @@ impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
 }
 
 const FILTER_MASK: u64 = 4095;
+
+/// What the steps of [`Worker::search`] need to know about the node being searched.
+struct Node<'p, const W: usize> {
+    p: &'p Position<W>,
+    /// `p.board_key()`.
+    board: [u64; W],
+    /// `p.key()`.
+    key: u64,
+    /// Seeds on the board.
+    seeds: u32,
+    /// Remaining depth.
+    depth: i32,
+    /// Distance from the root.
+    ply: usize,
+}
+
+/// The best of a node's moves so far: score, move (hole number) and the dependencies of
+/// the score's bounds.
+#[derive(Clone, Copy)]
+struct Best {
+    score: i32,
+    mv: u8,
+    dep: Dep,
+}
+
+/// The window in which to search the position after move `c`, given the mover's window
+/// `(alpha, beta)`: the inverse of [`Child::value`] (shifted by the gain after an extra
+/// turn, negated and shifted when the opponent moves next).
+#[inline]
+pub(crate) fn child_window<const W: usize>(c: &Child<W>, alpha: i32, beta: i32) -> (i32, i32) {
+    let g = c.gain as i32;
+    if c.extra_turn {
+        (alpha - g, beta - g)
+    } else {
+        (g - beta, g - alpha)
+    }
+}
 
 /// Which repetitions of positions on the path a score's two claims rest on: `lower` for
 /// "the value is at least the score", `upper` for "at most". Each is the lowest path index

@@ -8,6 +8,8 @@
 //! `t`), the greatest when `t <= 0` (endless play already secures it). Slow, short, and
 //! sharing no code with the search.
 
+mod support;
+
 use std::collections::HashMap;
 
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
@@ -222,13 +224,7 @@ fn check(rules: Rules, sample: usize) {
         assert!(a.exact);
         assert_eq!(a.score, v, "{rules} {p}: alpha-beta");
         if let Some(m) = a.best {
-            let c = p.play(&rules, m).unwrap();
-            let s = if c.ended_game {
-                c.gain as i32
-            } else {
-                let child = retro.search(&c.position, &Limits::exact()).score;
-                c.gain as i32 + if c.extra_turn { child } else { -child }
-            };
+            let s = support::move_value(&retro, &rules, p, m);
             assert_eq!(s, v, "{rules} {p}: move {m}");
         }
         with_oracle.clear();

@@ -2,6 +2,8 @@
 //! sides (the mirrored position under symmetric rules), and the returned move checked by
 //! playing it.
 
+mod support;
+
 use std::collections::HashMap;
 
 use hoyito_rules::{Position6, Rules};
@@ -38,13 +40,7 @@ fn exact_search_matches_conformance_values() {
         }
         // The move returned has the returned score.
         if let Some(m) = r.best {
-            let c = p.play(&rules, m).unwrap();
-            let got = if c.ended_game {
-                c.gain as i32
-            } else {
-                let child = s.search(&c.position, &Limits::exact()).score;
-                c.gain as i32 + if c.extra_turn { child } else { -child }
-            };
+            let got = support::move_value(s, &rules, &p, m);
             assert_eq!(got, r.score, "{rules} {text}: move {m} is worth {got}");
         }
         if rules.is_symmetric() {

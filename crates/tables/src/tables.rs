@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hoyito_rules::{Move, Position6, Rules};
+use hoyito_rules::{Move, Position, Position6, Probe, Rules};
 
 use crate::error::{io, TableError};
 use crate::format::{
@@ -168,7 +168,7 @@ impl Tables {
             match v {
                 Some(v) => out.push(MoveValue {
                     mv: c.mv,
-                    value: c.gain as i32 + if c.extra_turn { v } else { -v },
+                    value: c.value(v),
                     capture: c.extra_turn,
                 }),
                 None => ok = false,
@@ -209,14 +209,10 @@ impl Tables {
             checked += 1;
             let expect = match self.move_values(&p) {
                 Some(list) if !list.is_empty() => list.iter().map(|m| m.value).max(),
-                Some(_) => {
-                    let flipped = p.with_side_flipped();
-                    if flipped.has_legal_move(&self.rules_for_build()) {
-                        self.probe(&flipped).map(|v| -v)
-                    } else {
-                        Some(0)
-                    }
-                }
+                Some(_) => match p.passed(&self.rules_for_build()) {
+                    Some(q) => self.probe(&q).map(|v| -v),
+                    None => Some(0),
+                },
                 None => None,
             };
             if expect != Some(stored) && bad.len() < 20 {
@@ -253,5 +249,29 @@ impl Tables {
 
     fn rules_for_build(&self) -> Rules {
         self.key.build_rules().unwrap_or(self.rules)
+    }
+}
+
+/// The tables as the search's oracle, for positions of any width whose board is 2x6 (a
+/// position of another board size is not in them).
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use hoyito_rules::{Position6, Rules};
+/// use hoyito_search::{Config, Limits, Searcher};
+/// use hoyito_tables::Tables;
+/// let rules = Rules::default();
+/// let tables = Arc::new(Tables::open("data/tables".as_ref(), &rules).unwrap());
+/// let searcher = Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(tables));
+/// let p = Position6::parse(&rules, "0,0,0,3,0,1/1,1,3,2,0,1 N").unwrap();
+/// assert_eq!(searcher.search(&p, &Limits::exact()).score, 12);
+/// ```
+impl<const W: usize> Probe<W> for Tables {
+    #[inline]
+    fn probe(&self, p: &Position<W>) -> Option<i32> {
+        Tables::probe(self, &p.cast::<2>()?)
+    }
+    fn max_seeds(&self) -> u32 {
+        Tables::max_seeds(self) as u32
     }
 }

@@ -4,19 +4,8 @@
 use std::sync::Arc;
 
 use hoyito_rules::{Position6, Rules, Side};
-use hoyito_search::{Config, Limits, Probe, Searcher};
+use hoyito_search::{Config, Limits, Searcher};
 use hoyito_tables::{build, Layout, Quiet, Tables, MAX_BOARD};
-
-struct Oracle(Arc<Tables>);
-
-impl Probe<2> for Oracle {
-    fn probe(&self, p: &Position6) -> Option<i32> {
-        self.0.probe(p)
-    }
-    fn max_seeds(&self) -> u32 {
-        self.0.max_seeds() as u32
-    }
-}
 
 /// `count` positions of the layer of `seeds` seeds, spread over its index.
 fn sample(rules: &Rules, seeds: usize, count: u64) -> Vec<Position6> {
@@ -41,7 +30,7 @@ fn exact_search_equals_tables() {
     let tables = Arc::new(Tables::open(dir.path(), &rules).unwrap());
     let small = Arc::new(Tables::open_up_to(dir.path(), &rules, 8).unwrap());
     let plain = Searcher::<2>::new(rules, Config::default());
-    let probed = Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(Oracle(small)));
+    let probed = Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(small));
     let mut nonzero = 0;
     for seeds in [8, 12] {
         for p in sample(&rules, seeds, 30) {
@@ -64,7 +53,7 @@ fn answers_from_the_tables_prefer_a_capture_that_keeps_the_value() {
     build(dir.path(), &rules, 12, &Quiet).unwrap();
     let tables = Arc::new(Tables::open(dir.path(), &rules).unwrap());
     let searcher =
-        Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(Oracle(tables.clone())));
+        Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(tables.clone()));
     let mut found = 0;
     for p in sample(&rules, 12, 3000) {
         let Some(best) = tables.best_moves(&p) else {

@@ -13,7 +13,7 @@ use hoyito_tables::Tables;
 use serde::Serialize;
 
 use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs, DEFAULT_TABLES_DIR};
-use crate::common::{dispatch, emit, position, resolve, search_threads, table_probe, with_threads};
+use crate::common::{dispatch, emit, position, resolve, search_threads, with_threads};
 
 /// Time a search gets when no limit is given and the position is too large to solve.
 const DEFAULT_TIME_MS: u64 = 3000;
@@ -212,7 +212,7 @@ fn best_sized<const W: usize>(
     let tables = best_tables(rules, a, p.seeds_on_board() as usize)?;
     let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
     if let Some(t) = &tables {
-        searcher = searcher.with_probe(table_probe(t));
+        searcher = searcher.with_probe(Box::new(Arc::clone(t)));
     }
     let (limits, mode) = best_limits(a, &searcher, &p);
     let r = searcher.search(&p, &limits);

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::cli::{BuildArgs, ProbeArgs, RuleArgs, TablesArgs, TablesCommand, VerifyArgs};
 use crate::common::{
-    emit, open_tables, resolve, side_name, split_position, table_probe, with_threads, RulesReport,
+    emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
 };
 
 /// Runs `solve tables ...`.
@@ -591,7 +591,7 @@ fn search_check(
             };
             let mut searcher = Searcher::<2>::new(*rules, config);
             if let Some(t) = &lower {
-                searcher = searcher.with_probe(table_probe(t));
+                searcher = searcher.with_probe(Box::new(Arc::clone(t)));
             }
             let r = searcher.search(&p, &limits);
             Some(r.exact.then_some((r.score, stored)))
