@@ -24,7 +24,7 @@ pub struct Config {
     /// Evaluation at the horizon of depth-limited searches.
     pub eval: Eval,
     /// Seeds on the board up to which exact mode solves cycle components by retrograde
-    /// analysis. `None` picks by board size; `Some(0)` leaves exact mode to alpha-beta alone
+    /// analysis. `None` picks by board size; `Some(0)` leaves exact mode to proofs or alpha-beta alone
     /// (for tests and measurements: it is far slower on positions with long cycles).
     pub retrograde_seeds: Option<u32>,
     /// How exact mode proves values that the oracle and retrograde analysis do not reach.

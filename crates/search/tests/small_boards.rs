@@ -13,7 +13,7 @@ mod support;
 use std::collections::HashMap;
 
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
-use hoyito_search::{plain_search, Config, Eval, Limits, Probe, Searcher};
+use hoyito_search::{plain_search, Config, Eval, ExactMethod, Limits, Probe, Searcher};
 
 type Key = [u64; 2];
 
@@ -194,6 +194,7 @@ fn check(rules: Rules, sample: usize) {
         Config {
             hash_mb: 2,
             retrograde_seeds: Some(0),
+            exact_method: ExactMethod::AlphaBeta,
             ..Config::default()
         },
     );
@@ -202,7 +203,17 @@ fn check(rules: Rules, sample: usize) {
         Config {
             hash_mb: 2,
             retrograde_seeds: Some(0),
+            exact_method: ExactMethod::AlphaBeta,
             threads: 2,
+            ..Config::default()
+        },
+    );
+    // Threshold proofs alone, no component solved whole.
+    let prover = Searcher::<2>::new(
+        rules,
+        Config {
+            hash_mb: 2,
+            retrograde_seeds: Some(0),
             ..Config::default()
         },
     );
@@ -226,6 +237,13 @@ fn check(rules: Rules, sample: usize) {
         if let Some(m) = a.best {
             let s = support::move_value(&retro, &rules, p, m);
             assert_eq!(s, v, "{rules} {p}: move {m}");
+        }
+        let q = prover.search(p, &Limits::exact());
+        assert!(q.exact);
+        assert_eq!(q.score, v, "{rules} {p}: threshold proofs");
+        if let Some(m) = q.best {
+            let s = support::move_value(&retro, &rules, p, m);
+            assert_eq!(s, v, "{rules} {p}: move {m} of the proofs");
         }
         with_oracle.clear();
         let o = with_oracle.search(p, &Limits::exact());

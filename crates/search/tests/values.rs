@@ -2,14 +2,13 @@
 //! sides (the mirrored position under symmetric rules), and the returned move checked by
 //! playing it.
 
-#[path = "../../rules/tests/common.rs"]
-mod common;
 mod support;
 
 use std::collections::HashMap;
 
 use hoyito_rules::{Position6, Rules};
 use hoyito_search::{Config, Limits, Searcher};
+use hoyito_testkit as common;
 
 #[test]
 fn exact_search_matches_conformance_values() {
@@ -62,4 +61,41 @@ fn exact_search_matches_conformance_values() {
         failures.len(),
         failures.join("\n")
     );
+}
+/// Exact values of 16-seed positions, taken from the endgame tables (built by retrograde
+/// analysis, independent of the search): the prover must give the same without them. These
+/// positions sit in one quiet component of millions of positions, where a depth-first
+/// exact search wanders.
+#[test]
+fn prover_matches_table_values_at_16_seeds() {
+    let path = common::data_dir().join("exact/values16.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut searchers: HashMap<String, Searcher<2>> = HashMap::new();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rules = common::rules_of(&v);
+        let s = searchers
+            .entry(rules.to_string())
+            .or_insert_with(|| Searcher::new(rules, Config::default()));
+        let text = v["position"].as_str().unwrap();
+        let p = Position6::parse(&rules, text).unwrap();
+        assert_eq!(p.seeds_on_board(), 16);
+        let r = s.search(&p, &Limits::exact());
+        assert!(r.exact, "{rules} {text}: not exact");
+        assert_eq!(
+            r.score,
+            v["value"].as_i64().unwrap() as i32,
+            "{rules} {text}"
+        );
+        // The move returned keeps the value.
+        let m = r.best.expect("a move");
+        assert_eq!(
+            support::move_value(s, &rules, &p, m),
+            r.score,
+            "{rules} {text}: move {m}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
 }
