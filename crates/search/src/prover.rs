@@ -159,7 +159,7 @@ impl<const W: usize> Prover<W> {
             let t = match last {
                 None if lo < g && g <= hi => g,
                 None => lo + 1,
-                Some(true) if lo + 1 <= hi => lo + 1,
+                Some(true) if lo < hi => lo + 1,
                 Some(false) if lo < hi => hi,
                 _ => lo + (hi - lo + 1) / 2,
             };
@@ -235,8 +235,7 @@ impl<const W: usize> Prover<W> {
             return Ok(false);
         }
         let mut proof = Proof::new(t, step(root));
-        let result = self.run(&mut proof, probe, budget, root);
-        result
+        self.run(&mut proof, probe, budget, root)
     }
 
     /// The rounds of one threshold proof.
@@ -285,7 +284,7 @@ impl<const W: usize> Prover<W> {
         id: u32,
     ) -> Result<(), Stopped> {
         self.expanded += 1;
-        if self.expanded % 1024 == 0 {
+        if self.expanded & 1023 == 0 {
             budget.check(self.expanded - self.base)?;
         }
         let rules = self.rules;
@@ -403,7 +402,7 @@ impl<const W: usize> Prover<W> {
 /// The values `p` can have are multiples of this: captures take fours, so with a multiple
 /// of 4 seeds on the board every capture, award and value is one too.
 fn step<const W: usize>(p: &Position<W>) -> i32 {
-    if p.seeds_on_board() % 4 == 0 {
+    if p.seeds_on_board() & 3 == 0 {
         4
     } else {
         1
