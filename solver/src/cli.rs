@@ -231,6 +231,10 @@ pub struct BenchArgs {
     /// Plain alpha-beta (no table, no move ordering, one thread) for comparison.
     #[arg(long)]
     pub plain: bool,
+    /// Prove each position's value (exact mode, no endgame tables, a fresh searcher for each
+    /// position as in one `solve best --exact` run), giving up after --time-ms.
+    #[arg(long, conflicts_with_all = ["depth", "plain"])]
+    pub exact: bool,
     /// A suite file to use instead of the built-in one (one position a line, '#' comments).
     #[arg(long)]
     pub suite: Option<PathBuf>,

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{built_tables, damage, json, run};
+use common::{built_tables, damage, json, ok, run};
 
 #[test]
 fn best_exact_small_position() {
@@ -263,4 +263,55 @@ fn bench_defaults_to_six_holes_like_every_command() {
         "1",
     ]);
     assert_eq!(v["holes"], 6);
+}
+
+#[test]
+fn bench_exact_proves_each_position_and_says_how_long() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.txt");
+    // Values 8 and 0 (data/conformance/values.jsonl has the first; the second is small).
+    std::fs::write(
+        &suite,
+        "# two small positions\n4,0,1,0,0,1/0,0,0,0,1,1 S\n0,5,0,1,1,0/1,1,1,1,1,0 N\n",
+    )
+    .unwrap();
+    let v = json(&[
+        "bench",
+        "--exact",
+        "--time-ms",
+        "600000",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--fingerprint-depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(v["proven"], 2);
+    let rows = v["positions"].as_array().unwrap();
+    assert_eq!(rows[0]["score"], 8);
+    assert_eq!(rows[1]["score"], 0);
+    assert!(rows.iter().all(|r| r["exact"] == true));
+    assert!(v["max_seconds"].as_f64().unwrap() >= v["median_seconds"].as_f64().unwrap());
+}
+
+#[test]
+fn best_exact_that_gives_up_says_so_with_its_bounds() {
+    // A 16-seed fight under the opponent-row rule: far beyond 100 ms of proofs.
+    let out = ok(&[
+        "best",
+        "--exact",
+        "--no-tables",
+        "--capture-side",
+        "opponent",
+        "--time-ms",
+        "100",
+        "--threads",
+        "1",
+        "2,2,2,1,1,2/2,1,2,0,0,1 N",
+    ]);
+    assert!(
+        out.contains("not proven: the exact search stopped at its limit; proven bounds"),
+        "{out}"
+    );
 }

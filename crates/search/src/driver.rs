@@ -204,7 +204,7 @@ impl<const W: usize> Searcher<W> {
         };
         let probe = self.probe.as_deref();
         let mut prover = self.prover.lock().unwrap_or_else(|e| e.into_inner());
-        prover.base = prover.expanded;
+        prover.start(budget.deadline);
         let work0 = prover.work();
         let result = match prover.value(probe, &budget, root, 0) {
             Ok(v) => {

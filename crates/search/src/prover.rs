@@ -84,7 +84,7 @@ pub(crate) struct Prover<const W: usize> {
     pub retro_seeds: u32,
     retro: crate::retro::Retro<W>,
     /// `expanded` when the current search started.
-    pub base: u64,
+    base: u64,
 }
 
 impl<const W: usize> Prover<W> {
@@ -99,6 +99,13 @@ impl<const W: usize> Prover<W> {
             retro_seeds,
             retro: crate::retro::Retro::new(rules, retro_cap),
         }
+    }
+
+    /// Starts a search that must end by `deadline`.
+    pub fn start(&mut self, deadline: Option<Instant>) {
+        self.base = self.expanded;
+        self.retro.deadline = deadline;
+        self.retro.stopped = false;
     }
 
     /// Positions explored so far: by threshold proofs, and in components solved whole.
@@ -121,7 +128,7 @@ impl<const W: usize> Prover<W> {
                 }
             }
         }
-        if n as u32 <= self.retro_seeds {
+        if n as u32 <= self.retro_seeds && !self.retro.stopped {
             if let Some(v) = self.retro.value(p) {
                 let v = if south { v } else { -v };
                 return (v, v);

@@ -15,6 +15,7 @@
 //! A component larger than the cap is not solved (`None`); the search then works without it.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use hoyito_rules::{Position, Rules, Side};
 
@@ -27,6 +28,10 @@ pub(crate) struct Retro<const W: usize> {
     failed: HashMap<[u64; W], (), ahash::RandomState>,
     /// Most positions in one component.
     pub cap: usize,
+    /// When to give up a component (not remembered as too large: a later call may finish).
+    pub deadline: Option<Instant>,
+    /// Whether the last call gave up at the deadline.
+    pub stopped: bool,
 }
 
 /// A node of the component being solved.
@@ -46,6 +51,8 @@ impl<const W: usize> Retro<W> {
             values: HashMap::with_hasher(ahash::RandomState::with_seeds(5, 6, 7, 8)),
             failed: HashMap::with_hasher(ahash::RandomState::with_seeds(5, 6, 7, 8)),
             cap,
+            deadline: None,
+            stopped: false,
         }
     }
 
@@ -67,8 +74,11 @@ impl<const W: usize> Retro<W> {
         if self.failed.contains_key(&k) {
             return None;
         }
+        self.stopped = false;
         if self.solve(p).is_none() {
-            self.failed.insert(k, ());
+            if !self.stopped {
+                self.failed.insert(k, ());
+            }
             return None;
         }
         self.values.get(&k).map(|&v| v as i32)
@@ -100,6 +110,10 @@ impl<const W: usize> Retro<W> {
         index.insert(root.board_key(), 0);
         let mut i = 0;
         while i < positions.len() {
+            if i & 4095 == 4095 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stopped = true;
+                return None;
+            }
             let (mut node, same_layer) = self.node(&positions[i])?;
             for q in same_layer {
                 let k = q.board_key();

@@ -105,7 +105,13 @@ impl fmt::Display for BestReport {
         }
         let [lower, upper] = self.bounds;
         let n = self.seeds_on_board;
-        if !self.exact && (lower > -n || upper < n) {
+        if !self.exact && self.mode.starts_with("exact") {
+            // An exact search that gave up says so, with what it did prove.
+            writeln!(
+                f,
+                "not proven: the exact search stopped at its limit; proven bounds {lower} ..= {upper}"
+            )?;
+        } else if !self.exact && (lower > -n || upper < n) {
             writeln!(f, "proven bounds {lower} ..= {upper}")?;
         }
         let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
@@ -267,6 +273,7 @@ struct BenchRow {
     #[serde(rename = "move")]
     best: Option<u8>,
     score: i32,
+    exact: bool,
 }
 
 /// What `solve bench` prints.
@@ -286,6 +293,10 @@ struct BenchReport {
     nodes_per_second_per_thread: f64,
     fingerprint_depth: u32,
     fingerprint: u64,
+    /// With `--exact`: positions proven, and the median and longest time of a position.
+    proven: Option<usize>,
+    median_seconds: Option<f64>,
+    max_seconds: Option<f64>,
 }
 
 impl fmt::Display for BenchReport {
@@ -293,12 +304,28 @@ impl fmt::Display for BenchReport {
         for r in &self.positions {
             writeln!(
                 f,
-                "{:<60} depth {:>3}  nodes {:>11}  {:>6.2} s  {:>6.2} Mn/s",
+                "{:<60} depth {:>3}  nodes {:>11}  {:>6.2} s  {:>6.2} Mn/s{}",
                 r.position,
                 r.depth,
                 r.nodes,
                 r.seconds,
-                r.nodes_per_second / 1e6
+                r.nodes_per_second / 1e6,
+                if self.proven.is_some() {
+                    format!(
+                        "  score {:>3}{}",
+                        r.score,
+                        if r.exact { " exact" } else { "" }
+                    )
+                } else {
+                    String::new()
+                }
+            )?;
+        }
+        if let (Some(p), Some(m), Some(x)) = (self.proven, self.median_seconds, self.max_seconds) {
+            writeln!(
+                f,
+                "proven {p} of {}, median {m:.3} s, longest {x:.3} s a position",
+                self.positions.len()
             )?;
         }
         writeln!(
@@ -362,6 +389,10 @@ fn bench_sized<const W: usize>(
     }
     let limits = match a.depth {
         Some(d) => Limits::depth(d),
+        None if a.exact => Limits {
+            exact: true,
+            ..Limits::time_ms(a.time_ms)
+        },
         None => Limits::time_ms(a.time_ms),
     };
     let run = |p: &Position<W>, limits: &Limits, threads: usize| -> SearchResult {
@@ -384,9 +415,13 @@ fn bench_sized<const W: usize>(
                 nodes_per_second: r.nodes as f64 / r.seconds.max(1e-9),
                 best: r.best.map(|m| m.0),
                 score: r.score,
+                exact: r.exact,
             }
         })
         .collect();
+    let mut times: Vec<f64> = rows.iter().map(|r| r.seconds).collect();
+    times.sort_by(f64::total_cmp);
+    let proven = a.exact.then(|| rows.iter().filter(|r| r.exact).count());
     let fingerprint_depth = a
         .fingerprint_depth
         .unwrap_or(if rules.holes() <= 6 { 10 } else { 7 });
@@ -413,6 +448,11 @@ fn bench_sized<const W: usize>(
         nodes_per_second_per_thread: nps / threads as f64,
         fingerprint_depth,
         fingerprint,
+        proven,
+        median_seconds: a
+            .exact
+            .then(|| times.get(times.len() / 2).copied().unwrap_or(0.0)),
+        max_seconds: a.exact.then(|| times.last().copied().unwrap_or(0.0)),
     })
 }
 
