@@ -202,7 +202,9 @@ mod mem;
 /// Opening built tables and probing them ([`Tables`]).
 mod tables;
 
-pub use build::{build, build_with, BuildOptions, LayerStats, Method, Progress, Quiet};
+pub use build::{
+    build, build_in_memory, build_with, BuildOptions, LayerStats, Method, Progress, Quiet,
+};
 pub use error::{Damage, Inconsistency, Mismatch, TableError, Unsupported};
 pub use format::{
     bits_of, key_dir, layers_up_to, step_of, Header, Layer, TableKey, FORMAT_VERSION,

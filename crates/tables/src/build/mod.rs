@@ -23,6 +23,7 @@ use crate::format::{
     file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey,
 };
 use crate::index::Layout;
+use crate::tables::Tables;
 use operator::Ctx;
 use scratch::{MoveIndex, MoveSink, ScratchDir};
 use work::{Packing, MAX_BOUND};
@@ -151,7 +152,8 @@ pub fn build_with(
             let s = LayerStats::reused(&layer);
             (layer, s)
         } else {
-            let s = build_layer(&path, &key, n, &lower, options, progress)?;
+            let scratch = ScratchDir::new(&path)?;
+            let s = solve_layer(&key, n, &lower, options, scratch, progress)?.write(&path)?;
             (Layer::read(&path, &key, n)?, s)
         };
         progress.layer_done(&s);
@@ -159,6 +161,34 @@ pub fn build_with(
         lower[n] = Some(layer);
     }
     Ok(stats)
+}
+
+/// Builds every layer up to `max_seeds` seeds for `rules` in memory, smallest first, with
+/// the algorithm of [`build_with`], and returns them as [`Tables`] together with each
+/// layer's figures. Nothing is written anywhere: under [`Method::Auto`] and
+/// [`Method::MovesAtSweep`] the moves of rounds are kept in memory (8 bytes a move, about 23
+/// bytes a position of the largest layer: 31 MB at 12 seeds, 2 GB at 20), on top of the
+/// working byte a position and the packed layers. Meant for small layers (the exact search
+/// of a position without tables); [`Tables::in_memory`] is the short form. Runs on the
+/// rayon pool the caller has installed, like [`build`].
+pub fn build_in_memory(
+    rules: &Rules,
+    max_seeds: usize,
+    options: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<(Tables, Vec<LayerStats>), TableError> {
+    let key = TableKey::of(rules);
+    check_buildable(&key, max_seeds)?;
+    let mut lower: Vec<Option<Layer>> = (0..=max_seeds).map(|_| None).collect();
+    let mut stats = Vec::new();
+    for n in layers_up_to(max_seeds) {
+        let solved = solve_layer(&key, n, &lower, options, ScratchDir::memory(), progress)?;
+        let (layer, s) = solved.into_layer()?;
+        progress.layer_done(&s);
+        stats.push(s);
+        lower[n] = Some(layer);
+    }
+    Ok((Tables::from_layers(rules, lower), stats))
 }
 
 fn check_buildable(key: &TableKey, max_seeds: usize) -> Result<(), TableError> {
@@ -217,16 +247,80 @@ impl LayerStats {
     }
 }
 
-/// Builds one layer into `path`, reading smaller layers from `lower`: sweeps, rounds if
-/// planned, then the file.
-fn build_layer(
-    path: &Path,
+/// A layer solved in memory, at its fixpoint, not yet packed.
+struct Solved {
+    key: TableKey,
+    layout: Layout,
+    pk: Packing,
+    /// The working bytes, one a position.
+    bytes: Vec<u8>,
+    histogram: Vec<u64>,
+    stats: LayerStats,
+    t0: Instant,
+}
+
+impl Solved {
+    /// The counts for the header: the build's time so far.
+    fn counts(&self) -> BuildCounts {
+        BuildCounts {
+            sweeps: self.stats.sweeps,
+            rounds: self.stats.rounds,
+            millis: self.t0.elapsed().as_millis() as u64,
+        }
+    }
+
+    /// Writes the layer's file at `path` (the working bytes streamed into it, never a
+    /// second copy in memory).
+    fn write(self, path: &Path) -> Result<LayerStats, TableError> {
+        let counts = self.counts();
+        let Solved {
+            key,
+            layout,
+            pk,
+            bytes,
+            histogram,
+            mut stats,
+            t0,
+        } = self;
+        write_layer(path, &key, &layout, counts, histogram, |i| {
+            pk.code(bytes[i as usize])
+        })?;
+        stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
+        stats.seconds = t0.elapsed().as_secs_f64();
+        Ok(stats)
+    }
+
+    /// Packs the layer in memory, as it would read back from its file.
+    fn into_layer(self) -> Result<(Layer, LayerStats), TableError> {
+        let counts = self.counts();
+        let Solved {
+            key,
+            layout,
+            pk,
+            bytes,
+            histogram,
+            mut stats,
+            t0,
+        } = self;
+        let layer = Layer::from_codes(&key, &layout, counts, histogram, |i| {
+            pk.code(bytes[i as usize])
+        })?;
+        stats.file_bytes = layer.file_bytes();
+        stats.seconds = t0.elapsed().as_secs_f64();
+        Ok((layer, stats))
+    }
+}
+
+/// Solves layer `n`, reading smaller layers from `lower`: sweeps, then rounds if planned,
+/// their moves in `scratch`. The one place a layer is computed, for files and memory.
+fn solve_layer(
     key: &TableKey,
     n: usize,
     lower: &[Option<Layer>],
     options: &BuildOptions,
+    scratch: ScratchDir,
     progress: &dyn Progress,
-) -> Result<LayerStats, TableError> {
+) -> Result<Solved, TableError> {
     let t0 = Instant::now();
     let rules = key.build_rules()?;
     let layout = Layout::new(key.holes, n, key.sides()).ok_or(TableError::Unsupported(
@@ -240,7 +334,6 @@ fn build_layer(
     let pk = Packing::new(n / step);
     let ctx = Ctx::new(rules, &layout, step as i32, work, lower);
     let moves_at = moves_at_sweep(options.method, pk, count);
-    let scratch = ScratchDir::new(path)?;
     progress.layer_start(n, count);
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
@@ -255,20 +348,20 @@ fn build_layer(
     };
     if let Some(moves) = run_sweeps(&ctx, pk, &sweeps, progress, &mut stats)? {
         run_rounds(&ctx, pk, &moves, progress, &mut stats)?;
+        drop(moves);
         scratch.remove()?;
     }
     let histogram = histogram(work, pk, n)?;
-    let counts = BuildCounts {
-        sweeps: stats.sweeps,
-        rounds: stats.rounds,
-        millis: t0.elapsed().as_millis() as u64,
-    };
-    write_layer(path, key, &layout, counts, histogram, |i| {
-        pk.code(work[i as usize].load(Relaxed))
-    })?;
-    stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
-    stats.seconds = t0.elapsed().as_secs_f64();
-    Ok(stats)
+    drop(ctx);
+    Ok(Solved {
+        key: *key,
+        layout,
+        pk,
+        bytes,
+        histogram,
+        stats,
+        t0,
+    })
 }
 
 /// An error unless every smaller layer that layer `n` can reach is in `lower`.
