@@ -78,10 +78,9 @@ impl Tables {
     /// Builds every layer up to `max_seeds` seeds for `rules` in memory and returns them as
     /// tables that probe exactly like tables built to files and opened; no file is read or
     /// written. The build is that of [`build`](crate::build()) (sweeps, then rounds whose
-    /// moves are kept in memory), on the rayon pool the caller has installed: about 0.03 s
-    /// up to 8 seeds and 1.2 s up to 12 on one core of the project machine, peak memory
-    /// about 35 MB at 12 seeds. For figures as it goes or another [`Method`](crate::Method),
-    /// see [`build_in_memory`](crate::build_in_memory).
+    /// moves are kept in memory), on the rayon pool the caller has installed; the crate
+    /// documentation gives its time and memory ("Disk"). For figures as it goes or another
+    /// [`Method`](crate::Method), see [`build_in_memory`](crate::build_in_memory).
     ///
     /// ```
     /// use hoyito_rules::{Position6, Rules};

@@ -39,7 +39,12 @@ fn same_as_files(variant: Variant) {
         assert_eq!(m.seeds(), f.seeds());
         assert_eq!(m.file_bytes(), f.file_bytes());
         let (hm, hf) = (m.header(), f.header());
-        assert_eq!(hm.payload_checksum, hf.payload_checksum, "layer {}", m.seeds());
+        assert_eq!(
+            hm.payload_checksum,
+            hf.payload_checksum,
+            "layer {}",
+            m.seeds()
+        );
         assert_eq!(hm.histogram, hf.histogram);
     }
     // Parallel sweeps may take a sweep more or less from run to run; layer 12 goes on in
@@ -92,10 +97,20 @@ fn every_method_in_memory_agrees_and_writes_nothing() {
         up_to_8.layers().next().unwrap().header().payload_checksum,
         auto[0]
     );
-    let sweeps = build_in_memory(&r, 8, &BuildOptions { method: Method::Sweeps }, &Quiet)
-        .unwrap()
-        .0;
-    assert_eq!(sweeps.layers().next().unwrap().header().payload_checksum, auto[0]);
+    let sweeps = build_in_memory(
+        &r,
+        8,
+        &BuildOptions {
+            method: Method::Sweeps,
+        },
+        &Quiet,
+    )
+    .unwrap()
+    .0;
+    assert_eq!(
+        sweeps.layers().next().unwrap().header().payload_checksum,
+        auto[0]
+    );
 }
 
 /// Nothing to build is an empty set of tables, like an empty folder.

@@ -52,6 +52,11 @@ impl ScratchDir {
         ScratchDir(None)
     }
 
+    /// Whether the moves are kept in memory.
+    pub(super) fn in_memory(&self) -> bool {
+        self.0.is_none()
+    }
+
     /// Removes the folder, reporting an error (dropping it ignores errors).
     pub(super) fn remove(&self) -> Result<(), TableError> {
         match &self.0 {
