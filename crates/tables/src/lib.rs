@@ -121,9 +121,11 @@
 //! **Disk.** Rounds need scratch space for the moves: 8 bytes a move, about 2.9 moves a
 //! position (23 MB for the 12-seed layer, 1.9 GB for 20 seeds, 9.6 GB for 24 and 38.5 GB
 //! for 28). They are deleted when the layer is done. `Method::Sweeps` needs none. A build in
-//! memory ([`build_in_memory`]) keeps the moves in memory instead: up to 12 seeds (Hoyito
-//! II, 1 thread) it takes 1.25 s and 27 MB at peak, against 6.7 s and 5 MB with
-//! `Method::Sweeps` (the 12-seed layer takes 2 sweeps and 46 rounds, or 40 sweeps).
+//! memory ([`build_in_memory`]) keeps the moves in memory instead, and goes on in rounds
+//! from the smallest layer: up to 12 seeds (Hoyito II, 1 thread, on the loaded 2-core
+//! machine) it takes 1.2 s and 27 MB at peak, as long as the build to files, against 7.0 s
+//! and 5 MB with `Method::Sweeps` (the 12-seed layer takes 2 sweeps and 46 rounds, or 26
+//! sweeps).
 //!
 //! ## Measured
 //!
