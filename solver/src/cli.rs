@@ -1,11 +1,15 @@
-//! Command-line definitions shared by every subcommand: the rule flags, `--json`, how a
-//! position argument is read, and the dispatch to the right position size.
+//! The command line as clap types, and nothing else: the rule flags, `--json`, the
+//! subcommands and their arguments. The commands read these in `cmd/`.
 
-use anyhow::{bail, Context as _, Result};
-use clap::{Args, Parser, Subcommand};
-use hoyito_rules::{CaptureSide, Diagram, LastFour, Position, Position6, Rules, Variant};
+use std::path::PathBuf;
 
-use crate::{rules_cmd, search_cmd, tables_cmd};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hoyito_rules::{CaptureSide, LastFour, Variant};
+use hoyito_search::{Eval, TableKind};
+use hoyito_tables::Method;
+
+/// Where tables live unless `--dir` says otherwise (ignored by git).
+pub const DEFAULT_TABLES_DIR: &str = "data/tables";
 
 /// Analyse and solve Hoyito II and Hoyito III (Dominican mancala).
 ///
@@ -42,7 +46,7 @@ pub struct RuleArgs {
     pub seeds: usize,
 
     /// Who gets the seeds left when a capture leaves 4 or fewer: capturer, S or N
-    /// (S and N are Hoyito III match rules).
+    /// (S and N are Hoyito III match rules, and may be combined with either variant).
     #[arg(long = "last-four", global = true, default_value = "capturer", value_parser = parse_option::<LastFour>)]
     pub last_four: LastFour,
 
@@ -51,7 +55,8 @@ pub struct RuleArgs {
     pub capture_side: CaptureSide,
 }
 
-/// Parses a rule option with the library's own message on error.
+/// Parses a rule option with the library's own message on error (the library accepts
+/// several spellings, e.g. `S`, `s` and `south`).
 fn parse_option<T: std::str::FromStr<Err = hoyito_rules::RulesError>>(
     s: &str,
 ) -> Result<T, String> {
@@ -64,98 +69,297 @@ fn parse_option<T: std::str::FromStr<Err = hoyito_rules::RulesError>>(
 pub enum Command {
     /// Draw a position: North's row on top, right to left, so that sowing runs
     /// counterclockwise on screen.
-    Show(rules_cmd::ShowArgs),
+    Show(PositionArgs),
     /// List the legal moves of a position with their results, and the moves that are
     /// illegal because their sowing never ends.
-    Moves(rules_cmd::MovesArgs),
+    Moves(PositionArgs),
     /// Play moves from a position (passes are applied automatically) and print the result.
-    Apply(rules_cmd::ApplyArgs),
+    Apply(ApplyArgs),
     /// Count the move sequences of exactly D plies (extra turns are plies, passes are not).
-    Perft(rules_cmd::PerftArgs),
+    Perft(PerftArgs),
     /// Endgame tables: build, probe, list and verify exact values of small positions.
-    Tables(tables_cmd::TablesArgs),
+    Tables(TablesArgs),
     /// Best move and value of a position: exact when small enough (or with --exact), else a
     /// depth-, time- or node-limited search.
-    Best(search_cmd::BestArgs),
+    Best(BestArgs),
     /// Search depth and speed on a fixed suite of positions (data/bench), with a node count
     /// at a fixed depth that fingerprints the search.
-    Bench(search_cmd::BenchArgs),
+    Bench(BenchArgs),
     /// Games between two evaluation settings from random openings, both sides of each.
-    Match(search_cmd::MatchArgs),
+    Match(MatchArgs),
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
-    let json = cli.json;
-    match &cli.command {
-        Command::Show(a) => rules_cmd::show(&cli.rules, json, a),
-        Command::Moves(a) => rules_cmd::moves(&cli.rules, json, a),
-        Command::Apply(a) => rules_cmd::apply(&cli.rules, json, a),
-        Command::Perft(a) => rules_cmd::perft(&cli.rules, json, a),
-        Command::Tables(a) => tables_cmd::run(&cli.rules, json, a),
-        Command::Best(a) => search_cmd::best(&cli.rules, json, a),
-        Command::Bench(a) => search_cmd::bench(&cli.rules, json, a),
-        Command::Match(a) => search_cmd::play_match(&cli.rules, json, a),
+/// An optional position, the argument of `show`, `moves`, `perft` and `best`.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// The position, quoted or as separate words, e.g. 4,4,4,4,4,4/4,4,4,4,4,4 S 0-0
+    /// [default: the standard start].
+    #[arg(num_args = 0..=3, value_name = "POSITION")]
+    pub position: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The position's words joined; `None` when none was given.
+    pub fn text(&self) -> Option<String> {
+        (!self.position.is_empty()).then(|| self.position.join(" "))
     }
 }
 
-/// The rules and (if given) the parsed position of a command line. The number of holes comes
-/// from the position when one is given; `--holes` must then agree with it.
-pub fn resolve(args: &RuleArgs, position: Option<&str>) -> Result<(Rules, Option<Diagram>)> {
-    let diagram = match position {
-        Some(text) => Some(
-            text.parse::<Diagram>()
-                .with_context(|| format!("bad position '{text}'"))?,
-        ),
-        None => None,
-    };
-    let holes = match (&diagram, args.holes) {
-        (Some(d), Some(h)) if d.holes() != h => bail!(
-            "the position has {} holes a row but --holes says {h}",
-            d.holes()
-        ),
-        (Some(d), _) => d.holes(),
-        (None, Some(h)) => h,
-        (None, None) => 6,
-    };
-    let rules = Rules::new(
-        args.variant,
-        holes,
-        args.seeds,
-        args.last_four,
-        args.capture_side,
-    )?;
-    Ok((rules, diagram))
+/// Arguments of `solve apply`.
+#[derive(Args, Debug)]
+pub struct ApplyArgs {
+    /// The position to start from (`start` for the standard start), quoted or as separate
+    /// words, then the moves to play in order, extra turns included, passes left out.
+    #[arg(required = true, num_args = 2.., value_name = "POSITION MOVE")]
+    pub words: Vec<String>,
 }
 
-/// A position of the given size: the diagram checked against the rules, or the start.
-pub fn position<const W: usize>(rules: &Rules, diagram: Option<&Diagram>) -> Result<Position<W>> {
-    Ok(match diagram {
-        Some(d) => Position::<W>::from_diagram(rules, d)?,
-        None => Position::<W>::start(rules)?,
-    })
+/// Arguments of `solve perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Plies to count.
+    #[arg(long, short)]
+    pub depth: u32,
+    /// Threads [default: all cores]. 1 runs the single-threaded perft.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
-/// Whether positions of these rules fit the 16-byte type (else the 32-byte one is used).
-pub fn small(rules: &Rules) -> bool {
-    rules.holes() <= Position6::MAX_HOLES
+/// Transposition table design (both are measured by `solve bench`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TableArg {
+    /// Fixed-size lockless table of packed atomic entries.
+    Atomic,
+    /// DashMap keyed by the exact board.
+    Map,
 }
 
-/// Calls a function generic over the position size with the size that fits `rules`:
-/// `dispatch!(rules, f(args...))` runs `f::<2>(args...)` for boards up to 2x6 and
-/// `f::<4>(args...)` for larger ones.
-#[macro_export]
-macro_rules! dispatch {
-    ($rules:expr, $f:ident ( $($arg:expr),* $(,)? )) => {
-        if $crate::cli::small(&$rules) {
-            $f::<2>($($arg),*)
-        } else {
-            $f::<4>($($arg),*)
+impl From<TableArg> for TableKind {
+    fn from(t: TableArg) -> Self {
+        match t {
+            TableArg::Atomic => TableKind::Atomic,
+            TableArg::Map => TableKind::Map,
         }
-    };
+    }
 }
 
-/// Prints a JSON value on one line.
-pub fn print_json(v: &serde_json::Value) {
-    println!("{v}");
+/// Search settings shared by `best` and `bench`.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search threads [default: all cores]. With more than one, a depth-, node- or
+    /// time-limited search may differ from run to run; with 1 a depth- or node-limited
+    /// search is deterministic.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in MiB.
+    #[arg(long = "hash-mb", default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Transposition table design.
+    #[arg(long, value_enum, default_value = "atomic")]
+    pub table: TableArg,
+}
+
+/// Arguments of `solve best`.
+#[derive(Args, Debug)]
+pub struct BestArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Search to this depth (plies; extra turns count).
+    #[arg(long, short, conflicts_with = "exact")]
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds; the move of the last completed iteration is
+    /// returned.
+    #[arg(long = "time-ms")]
+    pub time_ms: Option<u64>,
+    /// Stop after this many nodes (all threads together).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search to the end of the game and return the proven value.
+    #[arg(long)]
+    pub exact: bool,
+    /// Also give every legal move with its score.
+    #[arg(long = "all-moves")]
+    pub all_moves: bool,
+    /// Endgame tables to use (2x6 only): positions with seeds on the board within them are
+    /// exact at once, and exact search stops at them [default: data/tables when built].
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Search without endgame tables.
+    #[arg(long = "no-tables", conflicts_with = "tables")]
+    pub no_tables: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Arguments of `solve bench` (the built-in suite is chosen by `--holes 6|12`, 6 by default
+/// as in every other command).
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Time for each position, in milliseconds.
+    #[arg(long = "time-ms", default_value_t = 1000)]
+    pub time_ms: u64,
+    /// Search each position to this depth instead of for a time (time-to-depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Depth of the single-threaded searches whose total node count is the fingerprint
+    /// [default: 10 on 2x6, 7 on 2x12].
+    #[arg(long = "fingerprint-depth")]
+    pub fingerprint_depth: Option<u32>,
+    /// Plain alpha-beta (no table, no move ordering, one thread) for comparison.
+    #[arg(long)]
+    pub plain: bool,
+    /// A suite file to use instead of the built-in one (one position a line, '#' comments).
+    #[arg(long)]
+    pub suite: Option<PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Arguments of `solve match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Game pairs to play (each opening is played twice, sides swapped).
+    #[arg(long, default_value_t = 20)]
+    pub pairs: usize,
+    /// Time per move of both players, in milliseconds.
+    #[arg(long = "time-ms", conflicts_with = "depth")]
+    pub time_ms: Option<u64>,
+    /// Depth per move of both players [default: 8].
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Player A's evaluation weight of the row difference (sixteenths of a seed).
+    #[arg(long = "a-row", default_value_t = Eval::default().row)]
+    pub a_row: i32,
+    /// Player A's evaluation weight of the non-empty-hole difference.
+    #[arg(long = "a-mobility", default_value_t = Eval::default().mobility)]
+    pub a_mobility: i32,
+    /// Player B's evaluation weight of the row difference.
+    #[arg(long = "b-row", default_value_t = 0)]
+    pub b_row: i32,
+    /// Player B's evaluation weight of the non-empty-hole difference.
+    #[arg(long = "b-mobility", default_value_t = 0)]
+    pub b_mobility: i32,
+    /// Random plies played from the start before the players take over.
+    #[arg(long = "random-plies", default_value_t = 4)]
+    pub random_plies: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Longest game, in plies (a longer game is scored by the captures so far).
+    #[arg(long = "max-plies", default_value_t = 600)]
+    pub max_plies: usize,
+    /// Write positions reached in the games to this file (for bench suites).
+    #[arg(long)]
+    pub dump: Option<PathBuf>,
+    /// Plies at which positions are written, comma-separated.
+    #[arg(long = "dump-plies", value_delimiter = ',', default_value = "4,20,40")]
+    pub dump_plies: Vec<usize>,
+    /// Games played at once (each player searches on one thread) [default: all cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size of each player, in MiB.
+    #[arg(long = "hash-mb", default_value_t = 16)]
+    pub hash_mb: usize,
+}
+
+/// Arguments of `solve tables`.
+#[derive(Args, Debug)]
+pub struct TablesArgs {
+    /// Folder of the tables; each set of rules has its own subfolder.
+    #[arg(long, global = true, default_value = DEFAULT_TABLES_DIR)]
+    pub dir: PathBuf,
+
+    #[command(subcommand)]
+    pub command: TablesCommand,
+}
+
+/// The table subcommands.
+#[derive(Subcommand, Debug)]
+pub enum TablesCommand {
+    /// Build the tables of every layer up to --max-seeds seeds on the board, smallest first.
+    /// Layers already built are kept, so a stopped build resumes where it was.
+    Build(BuildArgs),
+    /// Print the exact value and the best moves of positions.
+    Probe(ProbeArgs),
+    /// List the layers built for the rules: positions, file sizes, sweeps, value counts.
+    Info,
+    /// Check on a sample of each layer that every stored value equals the best over the
+    /// position's moves.
+    Verify(VerifyArgs),
+}
+
+/// How a table build reaches each layer's fixpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Two sweeps, then rounds over the predecessors of changed positions.
+    Auto,
+    /// Sweeps of the whole layer until nothing changes.
+    Sweeps,
+}
+
+/// Arguments of `solve tables build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Largest number of seeds on the board to build (layers below it step by 4).
+    #[arg(long)]
+    pub max_seeds: usize,
+    /// Threads [default: all cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// How each layer reaches its fixpoint: `auto` sweeps the layer twice, the second time
+    /// also writing its moves reversed to scratch files beside the tables (about 23 bytes a
+    /// position), then evaluates only the predecessors of changed positions, round after
+    /// round (small layers, and layers whose bounds leave no spare bits, are swept to the
+    /// end); `sweeps` sweeps the whole layer until nothing changes (no scratch files, about
+    /// 8 times slower).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
+    /// With `auto`, write the moves in this sweep instead of the second.
+    #[arg(long)]
+    pub moves_at_sweep: Option<u32>,
+}
+
+impl BuildArgs {
+    /// The library's build method these flags ask for.
+    pub fn method(&self) -> Method {
+        match (self.method, self.moves_at_sweep) {
+            (MethodArg::Sweeps, _) => Method::Sweeps,
+            (MethodArg::Auto, Some(k)) => Method::MovesAtSweep(k),
+            (MethodArg::Auto, None) => Method::Auto,
+        }
+    }
+}
+
+/// Arguments of `solve tables probe`.
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    /// Positions to probe, each quoted or as separate words; `-` reads one position a line
+    /// from standard input.
+    #[arg(required = true, num_args = 1.., value_name = "POSITION")]
+    pub positions: Vec<String>,
+}
+
+/// Arguments of `solve tables verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Positions checked per layer, spread evenly over its index.
+    #[arg(long, default_value_t = 100_000)]
+    pub samples: u64,
+    /// Also solve this many positions of each layer by exact search that uses only the
+    /// smaller layers, and compare with the stored values: an independent check, which also
+    /// catches values that agree with their moves but are wrong on cycles.
+    #[arg(long, default_value_t = 0)]
+    pub search: u64,
+    /// Time limit of each of those searches in milliseconds; a search that does not finish
+    /// in time is counted as unfinished, not compared.
+    #[arg(long, default_value_t = 2000)]
+    pub search_ms: u64,
+    /// Check only the layer of this many seeds on the board.
+    #[arg(long)]
+    pub layer: Option<usize>,
 }

@@ -1,20 +1,41 @@
 //! `solve`: the command-line program over the Hoyito libraries. It parses, calls the
 //! libraries and prints; the logic lives in the crates.
+//!
+//! The modules form a tree: `cli` (clap types only) and `common` (helpers: rules and
+//! positions from the command line, printing, thread pools, tables) at the bottom, the
+//! command modules of `cmd` above them, and `main` dispatching to the commands.
 
 mod cli;
-mod rules_cmd;
-mod search_cmd;
-mod tables_cmd;
+mod cmd;
+mod common;
 
 use std::process::ExitCode;
 
+use anyhow::Result;
 use clap::Parser;
 
+use cli::{Cli, Command};
+
+/// Runs a parsed command line.
+fn run(cli: Cli) -> Result<()> {
+    let (rules, json) = (&cli.rules, cli.json);
+    match &cli.command {
+        Command::Show(a) => cmd::rules::show(rules, json, a),
+        Command::Moves(a) => cmd::rules::moves(rules, json, a),
+        Command::Apply(a) => cmd::rules::apply(rules, json, a),
+        Command::Perft(a) => cmd::rules::perft(rules, json, a),
+        Command::Tables(a) => cmd::tables::run(rules, json, a),
+        Command::Best(a) => cmd::search::best(rules, json, a),
+        Command::Bench(a) => cmd::search::bench(rules, json, a),
+        Command::Match(a) => cmd::search::play_match(rules, json, a),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match cli::run(cli) {
+    match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // `{:#}` prints the chain of causes, each once, joined by ": ".
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }

@@ -1,43 +1,9 @@
 //! Runs the `solve` binary: every rules subcommand, the JSON shapes, and bad input.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{fails, json, solve};
 use serde_json::Value;
-
-fn solve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(args)
-        .output()
-        .expect("the solve binary runs")
-}
-
-/// Runs a command that must succeed with `--json` and returns its one JSON object.
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let out = solve(&all);
-    assert!(
-        out.status.success(),
-        "solve {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.trim().lines().count(), 1, "one JSON object: {text}");
-    serde_json::from_str(text.trim()).unwrap()
-}
-
-/// Runs a command that must fail: non-zero exit, nothing on stdout, an error on stderr that
-/// contains `needle`.
-fn fails(args: &[&str], needle: &str) {
-    let out = solve(args);
-    assert!(!out.status.success(), "solve {args:?} should fail");
-    assert!(out.stdout.is_empty(), "nothing on stdout for {args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(needle),
-        "stderr of {args:?} should mention '{needle}': {err}"
-    );
-}
 
 #[test]
 fn show_draws_north_on_top_right_to_left() {
@@ -232,7 +198,7 @@ fn bad_moves_and_flags_are_rejected() {
     fails(&["show", "--variant", "hoyito9"], "hoyito9");
     fails(&["show", "--holes", "13"], "13 holes");
     fails(&["show", "--seeds", "9"], "9 seeds");
-    fails(&["show", "--last-four", "S"], "Hoyito III");
+    fails(&["show", "--last-four", "W"], "unknown last-four 'W'");
     fails(&["perft", "--depth", "2", "--threads", "0"], "at least 1");
 }
 
@@ -245,4 +211,53 @@ fn help_explains_every_subcommand() {
     }
     let out = solve(&["apply", "--help"]);
     assert!(String::from_utf8(out.stdout).unwrap().contains("passes"));
+}
+
+#[test]
+fn errors_say_their_cause_once() {
+    // A bad line of a bench suite: the position's error comes through the rules crate's
+    // umbrella error, under the CLI's context.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.txt");
+    std::fs::write(
+        &suite,
+        "4,4,4,4,4,4/4,4,4,4,4,4 S\n4,4,4,x,4,4/4,4,4,4,4,4 S\n",
+    )
+    .unwrap();
+    let suite = suite.to_str().unwrap();
+    let what = "hole count 'x' is not a non-negative number";
+    for args in [
+        &["bench", "--suite", suite, "--depth", "1", "--threads", "1"][..],
+        &["show", "4,4,4,x,4,4/4,4,4,4,4,4 S"],
+        &["best", "4,4,4,x,4,4/4,4,4,4,4,4", "S"],
+    ] {
+        let err = fails(args, what);
+        assert_eq!(err.matches(what).count(), 1, "{args:?}: {err}");
+        assert_eq!(err.matches("column 7").count(), 1, "{args:?}: {err}");
+    }
+    let what = "more than the 48 of the game";
+    let err = fails(&["moves", "9,9,9,9,9,9/4,4,4,4,4,4 S"], what);
+    assert_eq!(err.matches(what).count(), 1, "{err}");
+    let what = "the hole is empty";
+    let err = fails(&["apply", "start", "1", "3"], what);
+    assert_eq!(err.matches(what).count(), 1, "{err}");
+}
+
+#[test]
+fn hoyito2_plays_with_a_fixed_last_four_award() {
+    // North's 6 captures South's 1 and leaves 4 seeds: the game ends, and the last four go
+    // to the capturer, or to South with --last-four S, in Hoyito II as in Hoyito III.
+    let p = "3,0,0,0,0,4/0,0,0,0,0,1 N";
+    let v = json(&["apply", p, "6"]);
+    assert_eq!(v["captured"], serde_json::json!([0, 8]));
+    assert_eq!(v["winner"], "N");
+    let v = json(&["apply", "--last-four", "S", p, "6"]);
+    assert_eq!(v["over"], true);
+    assert_eq!(v["captured"], serde_json::json!([4, 4]));
+    assert_eq!(v["winner"], "draw");
+    let v = json(&["show", "--variant", "hoyito2", "--last-four", "S"]);
+    assert_eq!(v["rules"]["variant"], "hoyito2");
+    assert_eq!(v["rules"]["last_four"], "S");
+    let v = json(&["perft", "--depth", "4", "--last-four", "N"]);
+    assert_eq!(v["nodes"], 819);
 }

@@ -1,26 +1,8 @@
 //! Command-line tests of `solve best`, `solve bench` and `solve match`.
 
-use std::process::Command;
+mod common;
 
-use serde_json::Value;
-
-fn solve(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(args)
-        .output()
-        .expect("run solve");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> Value {
-    let (ok, out, err) = solve(args);
-    assert!(ok, "solve {args:?} failed: {err}");
-    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("bad JSON {out}: {e}"))
-}
+use common::{built_tables, damage, json, run};
 
 #[test]
 fn best_exact_small_position() {
@@ -104,7 +86,7 @@ fn best_rejects_bad_input() {
         &["best", "--depth", "3", "--exact"],
         &["best", "4,4,4,4,4,4/4,4,4,4,4,4 X"],
     ] {
-        let (ok, _, err) = solve(args);
+        let (ok, _, err) = run(args);
         assert!(!ok, "{args:?} should fail");
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     }
@@ -169,10 +151,8 @@ fn match_plays_both_sides_of_each_opening() {
 
 #[test]
 fn best_uses_endgame_tables_when_given() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = built_tables("12");
     let d = dir.path().to_str().unwrap();
-    let (ok, _, err) = solve(&["tables", "build", "--max-seeds", "12", "--dir", d]);
-    assert!(ok, "build: {err}");
     // A 12-seed position of data/conformance/values.jsonl, value 12 for North.
     let pos = "0,0,0,3,0,1/1,1,3,2,0,1 N";
     let with = json(&["best", "--json", "--threads", "1", "--tables", d, pos]);
@@ -213,7 +193,7 @@ fn best_uses_endgame_tables_when_given() {
     assert_eq!(big["exact"], true);
     // A folder without tables for these rules is an error when asked for explicitly.
     let empty = tempfile::tempdir().unwrap();
-    let (ok, out, err) = solve(&["best", "--tables", empty.path().to_str().unwrap()]);
+    let (ok, out, err) = run(&["best", "--tables", empty.path().to_str().unwrap()]);
     assert!(
         !ok && out.is_empty() && err.contains("no endgame tables"),
         "{err}"
@@ -222,18 +202,9 @@ fn best_uses_endgame_tables_when_given() {
 
 #[test]
 fn best_reads_only_the_layers_the_position_can_reach() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = built_tables("12");
     let d = dir.path().to_str().unwrap();
-    let (ok, _, err) = solve(&["tables", "build", "--max-seeds", "12", "--dir", d]);
-    assert!(ok, "build: {err}");
-    let file = dir
-        .path()
-        .join("2x6-hoyito2-capturer-any")
-        .join("layer-12.hyt");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 100;
-    bytes[last] ^= 0x10;
-    std::fs::write(&file, &bytes).unwrap();
+    damage(dir.path(), 12);
     // An 8-seed position never reaches the damaged 12-seed layer: answered from layer 8.
     let small = json(&[
         "best",
@@ -247,6 +218,49 @@ fn best_reads_only_the_layers_the_position_can_reach() {
     assert_eq!(small["exact"], true);
     assert_eq!(small["tables_max_seeds"], 8);
     // A 12-seed position needs it: the damage is reported, not used.
-    let (ok, out, err) = solve(&["best", "--tables", d, "0,0,0,3,0,1/1,1,3,2,0,1 N"]);
+    let (ok, out, err) = run(&["best", "--tables", d, "0,0,0,3,0,1/1,1,3,2,0,1 N"]);
     assert!(!ok && out.is_empty() && err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn best_solves_hoyito2_with_a_fixed_last_four_award() {
+    // North captures 4 with move 6 and ends the game: worth 8 when the capturer takes the
+    // last four, 0 when South does.
+    let p = "3,0,0,0,0,4/0,0,0,0,0,1 N";
+    let best = |more: &[&str]| json(&[&["best", "--threads", "1", "--no-tables"], more].concat());
+    let capturer = best(&[p]);
+    assert_eq!(
+        (capturer["score"].as_i64(), capturer["exact"].as_bool()),
+        (Some(8), Some(true))
+    );
+    let south = best(&["--last-four", "S", p]);
+    assert_eq!(south["exact"], true);
+    assert_eq!(south["score"], 0);
+    // A larger position is searched exactly too.
+    let v = best(&["--exact", "--last-four", "S", "4,0,1,0,0,1/0,0,0,0,1,1 S"]);
+    assert_eq!(v["exact"], true);
+}
+
+#[test]
+fn best_says_whether_another_run_repeats_it() {
+    let one = json(&["best", "--depth", "3", "--threads", "1"]);
+    assert_eq!(one["repeatable"], true);
+    let two = json(&["best", "--depth", "3", "--threads", "2"]);
+    assert_eq!(two["repeatable"], false);
+    let (ok, text, _) = run(&["best", "--depth", "3", "--threads", "2"]);
+    assert!(ok && text.contains("another run may"), "{text}");
+}
+
+#[test]
+fn bench_defaults_to_six_holes_like_every_command() {
+    let v = json(&[
+        "bench",
+        "--depth",
+        "2",
+        "--fingerprint-depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(v["holes"], 6);
 }

@@ -2,61 +2,35 @@
 //! handling of damaged files.
 
 use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use serde_json::Value;
+mod common;
 
-fn solve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(args)
-        .output()
-        .expect("the solve binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = solve(args);
-    assert!(
-        out.status.success(),
-        "solve {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn lines(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{built_tables, damage, lines, ok, solve};
 
 #[test]
 fn build_probe_info_verify() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let built = lines(&ok(&[
-        "tables",
-        "--dir",
-        d,
-        "build",
-        "--max-seeds",
-        "8",
-        "--json",
-    ]));
+    let build = || {
+        lines(&ok(&[
+            "tables",
+            "--dir",
+            d,
+            "build",
+            "--max-seeds",
+            "8",
+            "--json",
+        ]))
+    };
+    let built = build();
     assert_eq!(built.len(), 1);
     assert_eq!(built[0]["seeds"], 8);
     assert_eq!(built[0]["positions"], 75582);
     assert_eq!(built[0]["reused"], false);
 
     // A second build finds the layer and keeps it.
-    let again = lines(&ok(&[
-        "tables",
-        "--dir",
-        d,
-        "build",
-        "--max-seeds",
-        "8",
-        "--json",
-    ]));
+    let again = build();
     assert_eq!(again[0]["reused"], true);
 
     let info = lines(&ok(&["tables", "--dir", d, "info", "--json"]));
@@ -129,17 +103,9 @@ fn build_probe_info_verify() {
 
 #[test]
 fn damaged_file_is_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = built_tables("8");
     let d = dir.path().to_str().unwrap();
-    ok(&["tables", "--dir", d, "build", "--max-seeds", "8", "--quiet"]);
-    let file = dir
-        .path()
-        .join("2x6-hoyito2-capturer-any")
-        .join("layer-08.hyt");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 100;
-    bytes[last] ^= 0x10;
-    std::fs::write(&file, &bytes).unwrap();
+    damage(dir.path(), 8);
     let out = solve(&["tables", "--dir", d, "probe", "0,0,0,0,0,1/3,0,0,0,0,4 S"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -151,23 +117,71 @@ fn damaged_file_is_reported() {
 
 #[test]
 fn asymmetric_rules_store_both_sides() {
-    let dir = tempfile::tempdir().unwrap();
+    // A fixed last-four award is a Hoyito III match rule, and an option of Hoyito II too.
+    for variant in ["hoyito3", "hoyito2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        let args = ["--variant", variant, "--last-four", "N"];
+        let mut build = vec!["tables", "--dir", d, "build", "--max-seeds", "8", "--json"];
+        build.extend(args);
+        let built = lines(&ok(&build));
+        assert_eq!(built[0]["positions"], 2 * 75582);
+        // In a folder of their own.
+        let folder = format!("2x6-{variant}-N-any");
+        assert!(dir.path().join(folder).join("layer-08.hyt").is_file());
+        // South captures the penultimate four, but the last four go to North.
+        let p = "0,0,0,0,0,1/3,0,0,0,0,4 S";
+        let mut probe = vec!["tables", "--dir", d, "probe", p, "--json"];
+        probe.extend(args);
+        let v = lines(&ok(&probe));
+        assert_eq!(v[0]["value"], 0);
+        // The search agrees, with the tables and without.
+        let mut best = vec!["best", "--json", "--threads", "1", "--tables", d, p];
+        best.extend(args);
+        let with = lines(&ok(&best));
+        assert_eq!(with[0]["score"], 0);
+        assert_eq!(with[0]["tables_max_seeds"], 8);
+        let mut plain = vec!["best", "--json", "--threads", "1", "--no-tables", p];
+        plain.extend(args);
+        assert_eq!(lines(&ok(&plain))[0]["score"], 0);
+        // The tables of the default rules are not these.
+        let out = solve(&["tables", "--dir", d, "probe", p]);
+        assert!(!out.status.success());
+    }
+}
+
+#[test]
+fn probe_takes_positions_as_separate_words() {
+    let dir = built_tables("8");
     let d = dir.path().to_str().unwrap();
-    let args = ["--variant", "hoyito3", "--last-four", "N"];
-    let mut build = vec!["tables", "--dir", d, "build", "--max-seeds", "8", "--json"];
-    build.extend(args);
-    let built = lines(&ok(&build));
-    assert_eq!(built[0]["positions"], 2 * 75582);
-    // South captures the penultimate four, but the last four go to North.
-    let mut probe = vec![
+    let probe = |words: &[&str]| {
+        let args = [&["tables", "--dir", d, "probe", "--json"], words].concat();
+        lines(&ok(&args))
+    };
+    let quoted = probe(&["0,0,0,0,0,1/3,0,0,0,0,4 S 0-0"]);
+    // Words, two positions in a row (the second with its captured seeds), as elsewhere.
+    let words = probe(&[
+        "0,0,0,0,0,1/3,0,0,0,0,4",
+        "S",
+        "0,0,0,0,0,1/3,0,0,0,0,4",
+        "N",
+        "0-0",
+    ]);
+    assert_eq!(words.len(), 2);
+    assert_eq!(words[0], quoted[0]);
+    assert_eq!(words[1]["position"], "0,0,0,0,0,1/3,0,0,0,0,4 N 0-0");
+    // The start as two words is read as one position (beyond these tables).
+    let out = solve(&[
         "tables",
         "--dir",
         d,
         "probe",
-        "0,0,0,0,0,1/3,0,0,0,0,4 S",
-        "--json",
-    ];
-    probe.extend(args);
-    let v = lines(&ok(&probe));
-    assert_eq!(v[0]["value"], 0);
+        "4,4,4,4,4,4/4,4,4,4,4,4",
+        "S",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0: 48 seeds"),
+        "{err}"
+    );
 }

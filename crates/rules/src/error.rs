@@ -9,8 +9,6 @@ pub enum RulesError {
     Holes(usize),
     /// Seeds per hole outside `1 ..= 8`.
     Seeds(usize),
-    /// `last_four = S | N` is a Hoyito III rule.
-    LastFourNeedsHoyito3,
     /// An option value that is not known.
     Unknown {
         /// The option's name.
@@ -27,10 +25,6 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::Holes(h) => write!(f, "{h} holes a row is not supported: use 2 to 12"),
             RulesError::Seeds(s) => write!(f, "{s} seeds a hole is not supported: use 1 to 8"),
-            RulesError::LastFourNeedsHoyito3 => write!(
-                f,
-                "last-four S or N is a Hoyito III rule: Hoyito II always gives the last four to the capturer"
-            ),
             RulesError::Unknown {
                 option,
                 value,

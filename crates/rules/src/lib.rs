@@ -59,16 +59,10 @@ impl std::fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Rules(e) => Some(e),
-            Error::Parse(e) => Some(e),
-            Error::Position(e) => Some(e),
-            Error::Play(e) => Some(e),
-        }
-    }
-}
+/// The message of each variant already shows the inner error, so the inner error is not
+/// also a `source` (a chain of causes would print it twice); the inner errors have no
+/// source of their own.
+impl std::error::Error for Error {}
 
 impl From<RulesError> for Error {
     fn from(e: RulesError) -> Self {

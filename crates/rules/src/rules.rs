@@ -61,7 +61,9 @@ pub enum Variant {
     Hoyito3,
 }
 
-/// Who receives the seeds left on the board when a capture leaves 4 or fewer.
+/// Who receives the seeds left on the board when a capture leaves 4 or fewer. Any award
+/// combines with either variant (RULES.md lists it among the free options), e.g. Hoyito II
+/// with the last four always to South.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LastFour {
     /// The player who made the capture (Hoyito II; Hoyito III in a match's first two rounds).
@@ -114,6 +116,9 @@ impl Rules {
     /// let r = Rules::new(Variant::Hoyito3, 6, 4, LastFour::North, CaptureSide::Any).unwrap();
     /// assert_eq!(r.total_seeds(), 48);
     /// assert!(Rules::new(Variant::Hoyito2, 13, 4, LastFour::Capturer, CaptureSide::Any).is_err());
+    /// // The options combine freely: Hoyito II with the last four always to South.
+    /// let r = Rules::new(Variant::Hoyito2, 6, 4, LastFour::South, CaptureSide::Any).unwrap();
+    /// assert!(!r.is_symmetric());
     /// ```
     pub fn new(
         variant: Variant,
@@ -127,9 +132,6 @@ impl Rules {
         }
         if !(1..=MAX_SEEDS).contains(&seeds) {
             return Err(RulesError::Seeds(seeds));
-        }
-        if variant == Variant::Hoyito2 && last_four != LastFour::Capturer {
-            return Err(RulesError::LastFourNeedsHoyito3);
         }
         Ok(Rules {
             variant,

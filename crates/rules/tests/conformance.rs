@@ -1,10 +1,8 @@
 //! The conformance vectors of `data/conformance/` (made by an independent implementation of
 //! RULES.md): move results, endless sowings and perft counts.
 
-mod common;
-
-use common::{moves_of, rules_of, vectors};
 use hoyito_rules::{perft, perft_parallel, Game, Move, Position, Rules, Side};
+use hoyito_testkit::{moves_of, rules_of, vectors};
 use serde_json::Value;
 
 fn check_moves<const W: usize>(rules: &Rules, v: &Value) {

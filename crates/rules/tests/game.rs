@@ -159,3 +159,39 @@ fn positions_must_fit_the_rules() {
     assert!(Rules::hoyito2(1).is_err());
     assert!(Rules::default().with_seeds(0).is_err());
 }
+
+#[test]
+fn hoyito2_takes_a_fixed_last_four_award() {
+    // North's 6 lands on South's 1 (3 + 1 = 4) and captures it, leaving 4 seeds on the board:
+    // the game ends and the last four go as the option says, in Hoyito II as in Hoyito III.
+    let text = "3,0,0,0,0,4/0,0,0,0,0,1 N";
+    for (last_four, captured, winner) in [
+        (LastFour::Capturer, [0, 8], Winner::Side(Side::North)),
+        (LastFour::South, [4, 4], Winner::Draw),
+        (LastFour::North, [0, 8], Winner::Side(Side::North)),
+    ] {
+        let rules = Rules::new(
+            Variant::Hoyito2,
+            6,
+            4,
+            last_four,
+            hoyito_rules::CaptureSide::Any,
+        )
+        .unwrap();
+        assert_eq!(rules.is_symmetric(), last_four == LastFour::Capturer);
+        let p = Position6::parse(&rules, text).unwrap();
+        let child = p.play(&rules, Move(6)).unwrap();
+        assert_eq!((child.captured, child.awarded), (4, 4));
+        assert!(child.ended_game);
+        let after = child.position;
+        assert_eq!(
+            [after.captured(Side::South), after.captured(Side::North)],
+            captured,
+            "{last_four}"
+        );
+        let mut game = Game::new(rules, p);
+        game.play(Move(6)).unwrap();
+        assert!(game.is_over());
+        assert_eq!(game.winner(), Some(winner), "{last_four}");
+    }
+}

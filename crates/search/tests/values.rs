@@ -2,14 +2,13 @@
 //! sides (the mirrored position under symmetric rules), and the returned move checked by
 //! playing it.
 
-#[path = "../../rules/tests/common.rs"]
-mod common;
 mod support;
 
 use std::collections::HashMap;
 
 use hoyito_rules::{Position6, Rules};
 use hoyito_search::{Config, Limits, Searcher};
+use hoyito_testkit as common;
 
 #[test]
 fn exact_search_matches_conformance_values() {

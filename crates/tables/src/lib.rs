@@ -129,25 +129,8 @@
 //!
 //! ## Measured
 //!
-//! `/usr/bin/time -v solve tables build --max-seeds 28 --dir DIR` (Hoyito II, 2 threads on
-//! the 2-core, 24 GiB project machine, otherwise idle): **all layers up to 28 seeds in
-//! 1,788 s (29.8 min)**, 2,601 s of user CPU, peak resident memory 2.24 GB.
-//!
-//! | seeds | positions | sweeps | rounds | seconds | positions/s | file bytes | scratch bytes | peak RSS |
-//! | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-//! | 8 | 75,582 | 38 | 0 | 0.1 | 1.11 M | 28,465 | 0 | 4 MB |
-//! | 12 | 1,352,078 | 2 | 46 | 0.5 | 2.58 M | 507,167 | 23 MB | 30 MB |
-//! | 16 | 13,037,895 | 2 | 72 | 7.4 | 1.75 M | 6,519,101 | 275 MB | 102 MB |
-//! | 20 | 84,672,315 | 2 | 53 | 41.2 | 2.06 M | 42,336,327 | 1.9 GB | 225 MB |
-//! | 24 | 417,225,900 | 2 | 62 | 274.5 | 1.52 M | 208,613,135 | 9.6 GB | 688 MB |
-//! | 28 | 1,676,056,044 | 2 | 52 | 1,462.9 | 1.15 M | 838,028,223 | 38.5 GB | 2,186 MB |
-//!
-//! The 28-seed layer: first sweep 309 s, second sweep (writing the moves) 399 s, sorting
-//! the moves and the first round 236 s, the other 51 rounds 495 s, the file 24 s. About 2.6
-//! evaluations (move generations) per position in all. Sweeping to the end instead takes
-//! about 30 to 40 sweeps (20 seeds: 29 sweeps, 369 s against 47 s with rounds, both with
-//! the code before positions were evaluated a few behind their moves). All layers up to 24
-//! seeds alone, with the code as it is, take 324 s.
+//! The figures of a build (time, memory and disk per layer, up to 28 seeds) are kept in one
+//! place, the section "Measured speed" of the project's `README.md`.
 //!
 //! ## 32 seeds
 //!

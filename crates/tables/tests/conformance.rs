@@ -1,12 +1,10 @@
 //! The tables against the solved values of `data/conformance/values.jsonl`.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{rules_of, vectors};
 use hoyito_rules::{Position6, Rules};
 use hoyito_tables::{build, build_with, BuildOptions, Method, Quiet, Tables};
+use hoyito_testkit::{rules_of, vectors};
 
 /// A vector: position, value, seeds on the board.
 type Case = (String, i32, usize);

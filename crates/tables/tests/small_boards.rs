@@ -5,13 +5,11 @@
 //! map, and solves each layer threshold by threshold with the classic retrograde attractor:
 //! explicit predecessor lists, a counter of moves left per position and a work queue.
 
-mod common;
-
 use std::collections::{HashMap, VecDeque};
 
-use common::all_rule_sets;
 use hoyito_rules::{Position6, Rules, Side};
 use hoyito_tables::{build_in_memory, build_with, BuildOptions, Method, Quiet, Tables};
+use hoyito_testkit::all_rule_sets;
 
 type Key = (Vec<u8>, Side);
 

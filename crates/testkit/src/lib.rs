@@ -1,6 +1,10 @@
 //! Helpers shared by the tests of the rules, search and tables crates: the conformance
-//! vectors in `data/` and the rules they name.
-#![allow(dead_code)]
+//! vectors in `data/`, the rules they name, and every combination of rule options.
+//!
+//! A crate of its own (not published, a dev-dependency of the others) rather than a file
+//! reached by `#[path]` from each crate's tests: one copy, compiled once, with its own
+//! imports.
+#![deny(missing_docs)]
 
 use std::path::PathBuf;
 
@@ -43,4 +47,20 @@ pub fn moves_of(v: &Value) -> Vec<u8> {
         .iter()
         .map(|m| m.as_u64().unwrap() as u8)
         .collect()
+}
+
+/// Every combination of rule options (both variants, every last-four award, both capture
+/// sides) on `holes` holes a row with `seeds` seeds a hole.
+pub fn all_rule_sets(holes: usize, seeds: usize) -> Vec<Rules> {
+    let mut out = Vec::new();
+    for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+        for last_four in [LastFour::Capturer, LastFour::South, LastFour::North] {
+            for capture_side in [CaptureSide::Any, CaptureSide::Opponent] {
+                if let Ok(r) = Rules::new(variant, holes, seeds, last_four, capture_side) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    out
 }

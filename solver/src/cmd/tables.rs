@@ -1,0 +1,618 @@
+//! The endgame table subcommands: `solve tables build | probe | info | verify`.
+
+use std::fmt;
+use std::io::BufRead as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use hoyito_rules::{Position6, Rules, Side};
+use hoyito_search::{Config, Limits, Searcher};
+use hoyito_tables::{BuildOptions, LayerStats, Progress, TableKey, Tables};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use crate::cli::{BuildArgs, ProbeArgs, RuleArgs, TablesArgs, TablesCommand, VerifyArgs};
+use crate::common::{
+    emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
+};
+
+/// Runs `solve tables ...`.
+pub fn run(rules_args: &RuleArgs, json: bool, a: &TablesArgs) -> Result<()> {
+    let (rules, _) = resolve(rules_args, None)?;
+    match &a.command {
+        TablesCommand::Build(b) => build(&rules, &a.dir, json, b),
+        TablesCommand::Probe(p) => probe(rules_args, &a.dir, json, p),
+        TablesCommand::Info => info(&rules, &a.dir, json),
+        TablesCommand::Verify(v) => verify(&rules, &a.dir, json, v),
+    }
+}
+
+/// Opens the layers of at most `max_seeds` seeds (all with `usize::MAX`); none is an error.
+fn open(rules: &Rules, dir: &Path, max_seeds: usize) -> Result<Tables> {
+    let t = open_tables(rules, dir, max_seeds)?;
+    if t.max_seeds() == 0 {
+        bail!(
+            "no tables for {} in {} (build them with `solve tables build`)",
+            TableKey::of(rules).folder(),
+            dir.display()
+        );
+    }
+    Ok(t)
+}
+
+/// A byte count with a decimal unit: `23 MB`, `1.68 GB`.
+fn human_bytes(b: f64) -> String {
+    match b {
+        b if b >= 1e9 => format!("{:.2} GB", b / 1e9),
+        b if b >= 1e6 => format!("{:.0} MB", b / 1e6),
+        b => format!("{:.0} kB", b / 1e3),
+    }
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// What `solve tables build` prints for each layer as it is done.
+#[derive(Serialize)]
+struct LayerReport {
+    seeds: usize,
+    positions: u64,
+    sweeps: u32,
+    rounds: u32,
+    scratch_bytes: u64,
+    seconds: f64,
+    positions_per_second: f64,
+    evaluations: u64,
+    evaluations_per_second: f64,
+    file_bytes: u64,
+    working_bytes: u64,
+    reused: bool,
+    peak_memory_bytes: Option<u64>,
+}
+
+impl LayerReport {
+    fn of(s: &LayerStats) -> Self {
+        LayerReport {
+            seeds: s.seeds,
+            positions: s.positions,
+            sweeps: s.sweeps,
+            rounds: s.rounds,
+            scratch_bytes: s.scratch_bytes,
+            seconds: s.seconds,
+            positions_per_second: s.positions as f64 / s.seconds.max(1e-9),
+            evaluations: s.evaluations,
+            evaluations_per_second: s.evaluations as f64 / s.seconds.max(1e-9),
+            file_bytes: s.file_bytes,
+            working_bytes: s.working_bytes,
+            reused: s.reused,
+            peak_memory_bytes: peak_memory(),
+        }
+    }
+}
+
+impl fmt::Display for LayerReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.reused {
+            return writeln!(
+                f,
+                "layer {:2}: {} positions, already built ({} bytes)",
+                self.seeds, self.positions, self.file_bytes
+            );
+        }
+        writeln!(
+            f,
+            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB",
+            self.seeds,
+            self.positions,
+            self.sweeps,
+            self.rounds,
+            self.evaluations,
+            self.seconds,
+            self.positions_per_second / 1e6,
+            self.evaluations_per_second / 1e6,
+            self.file_bytes,
+            self.scratch_bytes,
+            self.peak_memory_bytes
+                .map_or("?".to_string(), |b| (b >> 20).to_string()),
+        )
+    }
+}
+
+/// A build's progress: bars over the sweeps of each layer and lines for the rounds on
+/// stderr, and each finished layer's report on stdout.
+struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
+    positions: Mutex<u64>,
+    /// No bars or progress lines (with `--quiet` or `--json`).
+    quiet: bool,
+    json: bool,
+    started: Mutex<Instant>,
+    /// Where the tables (and the scratch moves) go.
+    dir: PathBuf,
+}
+
+impl Bars {
+    fn new(quiet: bool, json: bool, dir: &Path) -> Self {
+        Bars {
+            bar: Mutex::new(None),
+            positions: Mutex::new(0),
+            quiet: quiet || json,
+            json,
+            started: Mutex::new(Instant::now()),
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// Seconds since the current layer started.
+    fn seconds_into_layer(&self) -> f64 {
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+            .as_secs_f64()
+    }
+}
+
+impl Progress for Bars {
+    fn layer_start(&self, _seeds: usize, positions: u64) {
+        *self.positions.lock().unwrap_or_else(|e| e.into_inner()) = positions;
+        *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+    fn layer_plan(&self, seeds: usize, positions: u64, rounds: bool) {
+        // A byte a position in memory; in rounds, about 2.9 moves of 8 bytes a position on
+        // disk (measured up to 28 seeds).
+        let scratch = if rounds { positions * 23 } else { 0 };
+        let free = hoyito_tables::available_space(&self.dir);
+        if let Some(free) = free.filter(|&f| f < scratch + scratch / 10) {
+            // Said even when quiet: the build will likely fail on a full disk.
+            eprintln!(
+                "warning: layer {seeds} needs about {} of scratch moves, and {} has {} free; \
+                 free some space or build with --method sweeps (no scratch files, slower)",
+                human_bytes(scratch as f64),
+                self.dir.display(),
+                human_bytes(free as f64)
+            );
+        }
+        if self.quiet || positions < 1 << 20 {
+            return;
+        }
+        let disk = if rounds {
+            format!(
+                "about {} of scratch moves on disk, then rounds",
+                human_bytes(scratch as f64)
+            )
+        } else {
+            "sweeps only (no scratch files)".to_string()
+        };
+        eprintln!(
+            "layer {seeds:2}: {positions} positions, {} of working memory, {disk}",
+            human_bytes(positions as f64)
+        );
+    }
+    fn sweep_start(&self, seeds: usize, sweep: u32) {
+        if self.quiet {
+            return;
+        }
+        let total = *self.positions.lock().unwrap_or_else(|e| e.into_inner());
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(format!("layer {seeds:2} sweep {sweep:2}"));
+        bar.enable_steady_tick(Duration::from_millis(500));
+        *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
+    }
+    fn advance(&self, positions: u64) {
+        if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            b.inc(positions);
+        }
+    }
+    fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
+        if !self.quiet {
+            let secs = self.seconds_into_layer();
+            eprintln!("layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
+        }
+    }
+    fn sweep_end(&self, seeds: usize, sweep: u32, evaluated: u64, changed: u64) {
+        if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            b.finish_and_clear();
+        }
+        if !self.quiet {
+            let secs = self.seconds_into_layer();
+            eprintln!("layer {seeds:2} sweep {sweep:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
+        }
+    }
+    fn layer_done(&self, s: &LayerStats) {
+        // A progress method returns nothing; a report of numbers always converts to JSON.
+        let _ = emit(&LayerReport::of(s), self.json);
+    }
+}
+
+fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
+    let bars = Bars::new(a.quiet, json, dir);
+    let t0 = Instant::now();
+    let options = BuildOptions { method: a.method() };
+    with_threads(a.threads, || {
+        hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &bars)
+    })?
+    .with_context(|| format!("building tables in {}", dir.display()))?;
+    // The layers have been reported as they were done; a person also gets the total.
+    if !json {
+        println!(
+            "tables of {} up to {} seeds in {} ({:.1} s)",
+            TableKey::of(rules).folder(),
+            a.max_seeds,
+            dir.display(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// A move and its value in a probe report.
+#[derive(Serialize)]
+struct MoveValueReport {
+    #[serde(rename = "move")]
+    mv: u8,
+    value: i32,
+    capture: bool,
+}
+
+/// What `solve tables probe` prints for each position.
+#[derive(Serialize)]
+struct ProbeReport {
+    position: String,
+    seeds_on_board: u32,
+    value: i32,
+    best: Vec<u8>,
+    moves: Vec<MoveValueReport>,
+    #[serde(skip)]
+    side: Side,
+}
+
+impl fmt::Display for ProbeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = side_name(self.side);
+        writeln!(f, "{}: value {} for {side}", self.position, self.value)?;
+        if self.moves.is_empty() {
+            writeln!(f, "  no legal move: {side} passes")?;
+        }
+        for m in &self.moves {
+            let mut notes = Vec::new();
+            if m.value == self.value {
+                notes.push("best");
+            }
+            if m.capture {
+                notes.push("capture");
+            }
+            let line = format!("  {:>2}  {:>4}  {}", m.mv, m.value, notes.join(", "));
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+/// The report of one position, or an error when it lies beyond the tables.
+fn probe_report(tables: &Tables, p: &Position6) -> Result<ProbeReport> {
+    let n = p.seeds_on_board();
+    let Some(value) = tables.probe(p) else {
+        bail!(
+            "{p}: {n} seeds on the board, the tables hold up to {}",
+            tables.max_seeds()
+        );
+    };
+    let moves = tables.move_values(p).unwrap_or_default();
+    // Captures first: see `Tables::best_moves`.
+    let best = tables
+        .best_moves(p)
+        .unwrap_or_default()
+        .iter()
+        .map(|m| m.mv.0)
+        .collect();
+    Ok(ProbeReport {
+        position: p.to_string(),
+        seeds_on_board: n,
+        value,
+        best,
+        moves: moves
+            .iter()
+            .map(|m| MoveValueReport {
+                mv: m.mv.0,
+                value: m.value,
+                capture: m.capture,
+            })
+            .collect(),
+        side: p.side_to_move(),
+    })
+}
+
+fn probe(rules_args: &RuleArgs, dir: &Path, json: bool, a: &ProbeArgs) -> Result<()> {
+    // Each position is one quoted word or up to three words; `-` stands for standard input.
+    let mut texts: Vec<String> = Vec::new();
+    let mut from_stdin = false;
+    let mut rest = &a.positions[..];
+    while let Some(first) = rest.first() {
+        if first == "-" {
+            from_stdin = true;
+            rest = &rest[1..];
+        } else {
+            let (text, after) = split_position(rest);
+            texts.push(text);
+            rest = after;
+        }
+    }
+    // The board size comes from the first position; every position must share it.
+    let (rules, _) = resolve(rules_args, texts.first().map(String::as_str))?;
+    let tables = open(&rules, dir, usize::MAX)?;
+    let one = |text: &str| -> Result<()> {
+        let p = Position6::parse(&rules, text.trim())
+            .with_context(|| format!("bad position '{}'", text.trim()))?;
+        emit(&probe_report(&tables, &p)?, json)
+    };
+    for t in &texts {
+        one(t)?;
+    }
+    if from_stdin {
+        for line in std::io::stdin().lock().lines() {
+            let line = line.context("reading standard input")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            one(&line)?;
+        }
+    }
+    Ok(())
+}
+
+/// How many positions of a layer have one value.
+#[derive(Serialize)]
+struct ValueCount {
+    value: i64,
+    positions: u64,
+}
+
+/// A layer in `solve tables info`.
+#[derive(Serialize)]
+struct InfoLayer {
+    seeds: usize,
+    positions: u64,
+    sides_stored: usize,
+    bits_per_value: u8,
+    file_bytes: u64,
+    sweeps: u32,
+    rounds: u32,
+    build_seconds: f64,
+    values: Vec<ValueCount>,
+    file: String,
+}
+
+/// What `solve tables info` prints.
+#[derive(Serialize)]
+struct InfoReport {
+    rules: RulesReport,
+    folder: String,
+    layers: Vec<InfoLayer>,
+    #[serde(skip)]
+    rules_line: String,
+}
+
+impl fmt::Display for InfoReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}\ntables in {}", self.rules_line, self.folder)?;
+        if self.layers.is_empty() {
+            writeln!(f, "  none built")?;
+        }
+        for l in &self.layers {
+            writeln!(
+                f,
+                "  layer {}: {} positions, {} bytes, {} bits a value, {} sweeps, {} rounds, {:.1} s",
+                l.seeds, l.positions, l.file_bytes, l.bits_per_value, l.sweeps, l.rounds, l.build_seconds
+            )?;
+            let dist: Vec<String> = l
+                .values
+                .iter()
+                .map(|v| format!("{}: {}", v.value, v.positions))
+                .collect();
+            writeln!(f, "            values {}", dist.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+fn info(rules: &Rules, dir: &Path, json: bool) -> Result<()> {
+    let headers = Tables::headers(dir, rules)
+        .with_context(|| format!("reading the tables in {}", dir.display()))?;
+    let layers = headers
+        .iter()
+        .map(|(path, h)| InfoLayer {
+            seeds: h.seeds,
+            positions: h.count,
+            sides_stored: h.sides,
+            bits_per_value: h.bits,
+            file_bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+            sweeps: h.sweeps,
+            rounds: h.rounds,
+            build_seconds: h.build_millis as f64 / 1000.0,
+            values: h
+                .histogram
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(i, &c)| ValueCount {
+                    value: (i as i64 - (h.seeds / h.step) as i64) * h.step as i64,
+                    positions: c,
+                })
+                .collect(),
+            file: path.display().to_string(),
+        })
+        .collect();
+    let folder = hoyito_tables::key_dir(dir, &TableKey::of(rules));
+    let report = InfoReport {
+        rules: RulesReport::of(rules),
+        folder: folder.display().to_string(),
+        layers,
+        rules_line: rules.to_string(),
+    };
+    emit(&report, json)
+}
+
+/// What exact search said about a sample of a layer.
+#[derive(Serialize)]
+struct SearchCheck {
+    agree: u64,
+    differ: Vec<String>,
+    unfinished: u64,
+    skipped: u64,
+    ms_each: u64,
+}
+
+/// What `solve tables verify` prints for each layer.
+#[derive(Serialize)]
+struct VerifyReport {
+    seeds: usize,
+    checked: u64,
+    failed: Vec<String>,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<SearchCheck>,
+}
+
+impl fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "layer {:2}: {} positions checked, {} wrong",
+            self.seeds,
+            self.checked,
+            self.failed.len()
+        )?;
+        for b in &self.failed {
+            writeln!(f, "  {b}")?;
+        }
+        if let Some(s) = &self.search {
+            writeln!(
+                f,
+                "          exact search with the smaller layers only: {} agree, {} differ, {} unfinished in {} ms, {} skipped (no move to play)",
+                s.agree,
+                s.differ.len(),
+                s.unfinished,
+                s.ms_each,
+                s.skipped
+            )?;
+            for d in &s.differ {
+                writeln!(f, "  {d}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn verify(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<()> {
+    if a.search_ms == 0 {
+        bail!("--search-ms must be at least 1");
+    }
+    // A layer's check reads only smaller layers besides its own.
+    let tables = open(rules, dir, a.layer.unwrap_or(usize::MAX))?;
+    let layers: Vec<usize> = tables
+        .layers()
+        .map(|l| l.seeds())
+        .filter(|&n| a.layer.is_none_or(|m| m == n))
+        .collect();
+    if layers.is_empty() {
+        bail!(
+            "no layer of {} seeds in {}",
+            a.layer.unwrap_or_default(),
+            dir.display()
+        );
+    }
+    let mut failed = 0;
+    for seeds in layers {
+        let t0 = Instant::now();
+        let (checked, bad) = tables.verify_layer(seeds, a.samples);
+        let search = if a.search > 0 {
+            Some(search_check(rules, dir, &tables, seeds, a)?)
+        } else {
+            None
+        };
+        failed += bad.len() + search.as_ref().map_or(0, |s| s.differ.len());
+        let report = VerifyReport {
+            seeds,
+            checked,
+            failed: bad,
+            seconds: t0.elapsed().as_secs_f64(),
+            search,
+        };
+        emit(&report, json)?;
+    }
+    if failed > 0 {
+        bail!("{failed} stored values disagree with their moves or with search");
+    }
+    Ok(())
+}
+
+/// Solves `a.search` positions of layer `n` by exact search that stops at the layers below
+/// `n` (none for the smallest), in parallel, one thread a search, and compares.
+fn search_check(
+    rules: &Rules,
+    dir: &Path,
+    tables: &Tables,
+    n: usize,
+    a: &VerifyArgs,
+) -> Result<SearchCheck> {
+    use rayon::prelude::*;
+    let lower = open_tables(rules, dir, n.saturating_sub(1))?;
+    let lower = (lower.max_seeds() > 0).then(|| Arc::new(lower));
+    let limits = Limits {
+        time: Some(Duration::from_millis(a.search_ms)),
+        ..Limits::exact()
+    };
+    let samples = tables.sample(n, a.search);
+    // Per position: `None` when it has no move to play, else the search's score and the
+    // stored value when the search finished.
+    let results: Vec<Option<Option<(i32, i32)>>> = samples
+        .par_iter()
+        .map(|&(p, stored)| {
+            if !p.has_legal_move(rules) {
+                return None;
+            }
+            let config = Config {
+                hash_mb: 16,
+                ..Config::default()
+            };
+            let mut searcher = Searcher::<2>::new(*rules, config);
+            if let Some(t) = &lower {
+                searcher = searcher.with_probe(Box::new(Arc::clone(t)));
+            }
+            let r = searcher.search(&p, &limits);
+            Some(r.exact.then_some((r.score, stored)))
+        })
+        .collect();
+    let mut check = SearchCheck {
+        agree: 0,
+        differ: Vec::new(),
+        unfinished: 0,
+        skipped: 0,
+        ms_each: a.search_ms,
+    };
+    for ((p, _), r) in samples.iter().zip(results) {
+        match r {
+            None => check.skipped += 1,
+            Some(None) => check.unfinished += 1,
+            Some(Some((found, stored))) if found == stored => check.agree += 1,
+            Some(Some((found, stored))) => check
+                .differ
+                .push(format!("{p}: stored {stored}, exact search {found}")),
+        }
+    }
+    Ok(check)
+}

@@ -1,0 +1,164 @@
+//! What every command needs: reading the rules and a position from the command line,
+//! choosing the position size, printing a report as text or JSON, thread pools, and opening
+//! the endgame tables. Commands import this module and `cli`, never each other.
+
+use std::fmt::Display;
+use std::path::Path;
+
+use anyhow::{bail, Context as _, Result};
+use hoyito_rules::{Diagram, Position, Position6, Rules, Side};
+use hoyito_tables::Tables;
+use serde::Serialize;
+
+use crate::cli::RuleArgs;
+
+/// Prints a command's report: its `Display` form for a person, or its fields as one JSON
+/// object on one line with `--json` (keys in alphabetical order, as `serde_json` orders a
+/// map).
+pub fn emit<R: Serialize + Display>(report: &R, json: bool) -> Result<()> {
+    if json {
+        let value = serde_json::to_value(report).context("cannot write the report as JSON")?;
+        println!("{value}");
+    } else {
+        print!("{report}");
+    }
+    Ok(())
+}
+
+/// The rules and (if given) the parsed position of a command line. The number of holes comes
+/// from the position when one is given; `--holes` must then agree with it.
+pub fn resolve(args: &RuleArgs, position: Option<&str>) -> Result<(Rules, Option<Diagram>)> {
+    let diagram = match position {
+        Some(text) => Some(
+            text.parse::<Diagram>()
+                .with_context(|| format!("bad position '{text}'"))?,
+        ),
+        None => None,
+    };
+    let holes = match (&diagram, args.holes) {
+        (Some(d), Some(h)) if d.holes() != h => bail!(
+            "the position has {} holes a row but --holes says {h}",
+            d.holes()
+        ),
+        (Some(d), _) => d.holes(),
+        (None, Some(h)) => h,
+        (None, None) => 6,
+    };
+    let rules = Rules::new(
+        args.variant,
+        holes,
+        args.seeds,
+        args.last_four,
+        args.capture_side,
+    )?;
+    Ok((rules, diagram))
+}
+
+/// A position of the given size: the diagram checked against the rules, or the start.
+pub fn position<const W: usize>(rules: &Rules, diagram: Option<&Diagram>) -> Result<Position<W>> {
+    Ok(match diagram {
+        Some(d) => Position::<W>::from_diagram(rules, d)?,
+        None => Position::<W>::start(rules)?,
+    })
+}
+
+/// Whether positions of these rules fit the 16-byte type (else the 32-byte one is used).
+pub fn small(rules: &Rules) -> bool {
+    rules.holes() <= Position6::MAX_HOLES
+}
+
+/// Calls a function generic over the position size with the size that fits `rules`:
+/// `dispatch!(rules, f(args...))` runs `f::<2>(args...)` for boards up to 2x6 and
+/// `f::<4>(args...)` for larger ones.
+macro_rules! dispatch {
+    ($rules:expr, $f:ident ( $($arg:expr),* $(,)? )) => {
+        if $crate::common::small(&$rules) {
+            $f::<2>($($arg),*)
+        } else {
+            $f::<4>($($arg),*)
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// Splits `POSITION REST...` where the position may be one quoted word or up to three words
+/// (board, side, captured): a word `S`/`N` after the board, and then a word with a `-`
+/// (but not `-` alone), belong to the position.
+pub fn split_position(words: &[String]) -> (String, &[String]) {
+    let mut end = 1.min(words.len());
+    let mut parts: Vec<&str> = words[..end].iter().map(String::as_str).collect();
+    if parts.len() == 1
+        && !parts[0].contains(' ')
+        && matches!(words.get(end).map(String::as_str), Some("S" | "N"))
+    {
+        parts.push(&words[end]);
+        end += 1;
+        if words.get(end).is_some_and(|w| w.contains('-') && w != "-") {
+            parts.push(&words[end]);
+            end += 1;
+        }
+    }
+    (parts.join(" "), &words[end..])
+}
+
+/// A side's name in full, for text.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// The rules as a JSON object.
+#[derive(Serialize)]
+pub struct RulesReport {
+    variant: String,
+    holes: usize,
+    seeds: usize,
+    last_four: String,
+    capture_side: String,
+}
+
+impl RulesReport {
+    /// The report of `r`.
+    pub fn of(r: &Rules) -> Self {
+        RulesReport {
+            variant: r.variant().to_string(),
+            holes: r.holes(),
+            seeds: r.seeds(),
+            last_four: r.last_four().to_string(),
+            capture_side: r.capture_side().to_string(),
+        }
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).
+pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .context("cannot start the thread pool")?;
+            Ok(pool.install(f))
+        }
+        None => Ok(f()),
+    }
+}
+
+/// The threads a search uses: `threads`, else all cores.
+pub fn search_threads(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Opens the table layers of at most `max_seeds` seeds (all with `usize::MAX`); a folder
+/// without them gives tables of no layer (`max_seeds() == 0`).
+pub fn open_tables(rules: &Rules, dir: &Path, max_seeds: usize) -> Result<Tables> {
+    Tables::open_up_to(dir, rules, max_seeds)
+        .with_context(|| format!("opening the tables in {}", dir.display()))
+}

@@ -1,0 +1,91 @@
+//! Helpers shared by the command-line tests: running the `solve` binary and reading its
+//! output.
+#![allow(dead_code)] // each test file uses some of them
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `solve` with these arguments.
+pub fn solve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .output()
+        .expect("the solve binary runs")
+}
+
+/// Runs `solve`: whether it succeeded, its standard output and its standard error.
+pub fn run(args: &[&str]) -> (bool, String, String) {
+    let out = solve(args);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs a command that must succeed and returns its standard output.
+pub fn ok(args: &[&str]) -> String {
+    let (ok, out, err) = run(args);
+    assert!(ok, "solve {args:?} failed: {err}");
+    out
+}
+
+/// A temporary folder with the tables of the default rules built up to `max_seeds` seeds.
+pub fn built_tables(max_seeds: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    ok(&[
+        "tables",
+        "--dir",
+        d,
+        "build",
+        "--max-seeds",
+        max_seeds,
+        "--quiet",
+    ]);
+    dir
+}
+
+/// Flips a bit near the end of the default rules' table file of `seeds` seeds in `dir`.
+pub fn damage(dir: &std::path::Path, seeds: usize) {
+    let file = dir
+        .join("2x6-hoyito2-capturer-any")
+        .join(format!("layer-{seeds:02}.hyt"));
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+}
+
+/// Runs a command that must succeed with `--json` (added when missing) and returns its one
+/// JSON object.
+pub fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    if !all.contains(&"--json") {
+        all.push("--json");
+    }
+    let text = ok(&all);
+    assert_eq!(text.trim().lines().count(), 1, "one JSON object: {text}");
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("bad JSON {text}: {e}"))
+}
+
+/// The JSON objects of a streamed output, one a line.
+pub fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Runs a command that must fail: non-zero exit, nothing on stdout, an error on stderr that
+/// contains `needle`; returns the error.
+pub fn fails(args: &[&str], needle: &str) -> String {
+    let (ok, out, err) = run(args);
+    assert!(!ok, "solve {args:?} should fail");
+    assert!(out.is_empty(), "nothing on stdout for {args:?}");
+    assert!(
+        err.contains(needle),
+        "stderr of {args:?} should mention '{needle}': {err}"
+    );
+    err
+}
