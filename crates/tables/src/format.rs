@@ -438,7 +438,8 @@ pub struct Layer {
     header: Header,
     layout: Layout,
     data: Vec<u8>,
-    path: PathBuf,
+    /// The file it was read from; none for a layer built in memory.
+    path: Option<PathBuf>,
     file_bytes: u64,
 }
 
@@ -455,11 +456,13 @@ impl Layer {
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
-    /// The file it was read from.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The file it was read from; `None` for a layer built in memory
+    /// ([`Tables::in_memory`](crate::Tables::in_memory)).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
     }
-    /// Size of the file in bytes.
+    /// Size of its file in bytes (header and payload): of the file it was read from, or of
+    /// the file it would make for a layer built in memory.
     pub fn file_bytes(&self) -> u64 {
         self.file_bytes
     }
@@ -523,11 +526,8 @@ impl Layer {
         let len = usize::try_from(header.payload_len)
             .map_err(|_| corrupt(Damage::PayloadTooLarge(header.payload_len)))?;
         let mut data = Vec::new();
-        data.try_reserve_exact(len).map_err(|_| {
-            TableError::Unsupported(Unsupported::Memory {
-                bytes: header.payload_len,
-            })
-        })?;
+        data.try_reserve_exact(len)
+            .map_err(|_| memory(header.payload_len))?;
         data.resize(len, 0);
         crate::mem::advise_huge_pages(&mut data);
         file.read_exact(&mut data).map_err(io(path))?;
@@ -542,7 +542,7 @@ impl Layer {
             header,
             layout,
             data,
-            path: path.to_path_buf(),
+            path: Some(path.to_path_buf()),
             file_bytes,
         })
     }
@@ -562,38 +562,43 @@ pub(crate) struct BuildCounts {
     pub millis: u64,
 }
 
-/// Writes a layer file from a function giving the code of each position in index order.
-/// The file is written under a temporary name and renamed at the end, so a file with the
-/// final name is always complete.
-pub(crate) fn write_layer(
-    path: &Path,
-    key: &TableKey,
-    layout: &Layout,
-    counts: BuildCounts,
-    histogram: Vec<u64>,
+impl Header {
+    /// The header of a layer just built, its payload checksum not yet known (0).
+    fn of_build(
+        key: &TableKey,
+        layout: &Layout,
+        counts: BuildCounts,
+        histogram: Vec<u64>,
+    ) -> Header {
+        let seeds = layout.seeds();
+        let bits = bits_of(seeds);
+        let count = layout.count();
+        Header {
+            key: *key,
+            seeds,
+            sides: layout.sides(),
+            bits,
+            step: step_of(seeds),
+            count,
+            payload_len: payload_len(count, bits),
+            payload_checksum: 0,
+            sweeps: counts.sweeps,
+            rounds: counts.rounds,
+            build_millis: counts.millis,
+            histogram,
+        }
+    }
+}
+
+/// Packs the code of each of `count` positions, in index order, at `bits` bits each, and
+/// hands the payload (padding byte included) to `emit` in pieces of about 1 MiB; returns
+/// its checksum. The one place the payload is made, for files and for layers in memory.
+fn pack_payload<E>(
+    count: u64,
+    bits: u8,
     mut code_of: impl FnMut(u64) -> u8,
-) -> Result<(), TableError> {
-    let seeds = layout.seeds();
-    let bits = bits_of(seeds);
-    let count = layout.count();
-    let mut header = Header {
-        key: *key,
-        seeds,
-        sides: layout.sides(),
-        bits,
-        step: step_of(seeds),
-        count,
-        payload_len: payload_len(count, bits),
-        payload_checksum: 0,
-        sweeps: counts.sweeps,
-        rounds: counts.rounds,
-        build_millis: counts.millis,
-        histogram,
-    };
-    let tmp = path.with_extension("hyt.tmp");
-    let file = File::create(&tmp).map_err(io(&tmp))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(&header.to_bytes()).map_err(io(&tmp))?;
+    mut emit: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<u64, E> {
     let mut sum = Checksum::new();
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
     let mut acc: u64 = 0;
@@ -608,7 +613,7 @@ pub(crate) fn write_layer(
         }
         if buf.len() >= 1 << 20 {
             sum.update(&buf);
-            out.write_all(&buf).map_err(io(&tmp))?;
+            emit(&buf)?;
             buf.clear();
         }
     }
@@ -617,8 +622,65 @@ pub(crate) fn write_layer(
     }
     buf.push(0);
     sum.update(&buf);
-    out.write_all(&buf).map_err(io(&tmp))?;
-    header.payload_checksum = sum.finish();
+    emit(&buf)?;
+    Ok(sum.finish())
+}
+
+impl Layer {
+    /// A layer built in memory, from a function giving the code of each position in index
+    /// order: the layer a file written with the same codes would read back as, without a
+    /// path.
+    pub(crate) fn from_codes(
+        key: &TableKey,
+        layout: &Layout,
+        counts: BuildCounts,
+        histogram: Vec<u64>,
+        code_of: impl FnMut(u64) -> u8,
+    ) -> Result<Layer, TableError> {
+        let mut header = Header::of_build(key, layout, counts, histogram);
+        let len = usize::try_from(header.payload_len).map_err(|_| memory(header.payload_len))?;
+        let mut data = Vec::new();
+        data.try_reserve_exact(len)
+            .map_err(|_| memory(header.payload_len))?;
+        header.payload_checksum = pack_payload(layout.count(), header.bits, code_of, |piece| {
+            data.extend_from_slice(piece);
+            Ok::<(), TableError>(())
+        })?;
+        crate::mem::advise_huge_pages(&mut data);
+        Ok(Layer {
+            file_bytes: header.len() as u64 + header.payload_len,
+            header,
+            layout: layout.clone(),
+            data,
+            path: None,
+        })
+    }
+}
+
+/// Too little memory for `bytes` bytes of payload.
+fn memory(bytes: u64) -> TableError {
+    TableError::Unsupported(Unsupported::Memory { bytes })
+}
+
+/// Writes a layer file from a function giving the code of each position in index order.
+/// The file is written under a temporary name and renamed at the end, so a file with the
+/// final name is always complete.
+pub(crate) fn write_layer(
+    path: &Path,
+    key: &TableKey,
+    layout: &Layout,
+    counts: BuildCounts,
+    histogram: Vec<u64>,
+    code_of: impl FnMut(u64) -> u8,
+) -> Result<(), TableError> {
+    let mut header = Header::of_build(key, layout, counts, histogram);
+    let tmp = path.with_extension("hyt.tmp");
+    let file = File::create(&tmp).map_err(io(&tmp))?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    out.write_all(&header.to_bytes()).map_err(io(&tmp))?;
+    header.payload_checksum = pack_payload(layout.count(), header.bits, code_of, |piece| {
+        out.write_all(piece).map_err(io(&tmp))
+    })?;
     let mut file = out.into_inner().map_err(|e| io(&tmp)(e.into_error()))?;
     file.seek(SeekFrom::Start(0)).map_err(io(&tmp))?;
     file.write_all(&header.to_bytes()).map_err(io(&tmp))?;

@@ -10,7 +10,8 @@ use crate::format::{
 };
 use crate::index::MAX_BOARD;
 
-/// The endgame tables of one set of rules, loaded in memory.
+/// The endgame tables of one set of rules, loaded in memory: read from files
+/// ([`Tables::open`]) or built in memory ([`Tables::in_memory`]); both probe alike.
 ///
 /// ```no_run
 /// use hoyito_rules::{Position6, Rules};
@@ -24,7 +25,8 @@ use crate::index::MAX_BOARD;
 pub struct Tables {
     key: TableKey,
     rules: Rules,
-    folder: PathBuf,
+    /// The rules' folder the tables were read from; none when built in memory.
+    folder: Option<PathBuf>,
     /// `layers[n]`: the layer of `n` seeds, if loaded.
     layers: Vec<Option<Layer>>,
 }
@@ -68,9 +70,41 @@ impl Tables {
         Ok(Tables {
             key,
             rules: *rules,
-            folder,
+            folder: Some(folder),
             layers,
         })
+    }
+
+    /// Builds every layer up to `max_seeds` seeds for `rules` in memory and returns them as
+    /// tables that probe exactly like tables built to files and opened; no file is read or
+    /// written. The build is that of [`build`](crate::build()) (sweeps, then rounds whose
+    /// moves are kept in memory), on the rayon pool the caller has installed; the crate
+    /// documentation gives its time and memory ("Disk"). For figures as it goes or another
+    /// [`Method`](crate::Method), see [`build_in_memory`](crate::build_in_memory).
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// use hoyito_tables::Tables;
+    /// let rules = Rules::default();
+    /// let tables = Tables::in_memory(&rules, 8).unwrap();
+    /// assert_eq!(tables.max_seeds(), 8);
+    /// assert!(tables.folder().is_none());
+    /// let p = Position6::parse(&rules, "0,0,0,3,0,1/1,1,0,2,0,0 N").unwrap();
+    /// assert_eq!(tables.probe(&p), Some(8));
+    /// ```
+    pub fn in_memory(rules: &Rules, max_seeds: usize) -> Result<Tables, TableError> {
+        let options = crate::BuildOptions::default();
+        crate::build_in_memory(rules, max_seeds, &options, &crate::Quiet).map(|(t, _)| t)
+    }
+
+    /// Tables of `layers` (indexed by seeds) built in memory for `rules`.
+    pub(crate) fn from_layers(rules: &Rules, layers: Vec<Option<Layer>>) -> Tables {
+        Tables {
+            key: TableKey::of(rules),
+            rules: *rules,
+            folder: None,
+            layers,
+        }
     }
 
     /// The layers present in a folder, by their file names.
@@ -102,9 +136,10 @@ impl Tables {
             .collect()
     }
 
-    /// The folder the tables were read from.
-    pub fn folder(&self) -> &Path {
-        &self.folder
+    /// The folder the tables were read from (that of their rules); `None` for tables built
+    /// in memory.
+    pub fn folder(&self) -> Option<&Path> {
+        self.folder.as_deref()
     }
 
     /// The rules the tables were opened with.

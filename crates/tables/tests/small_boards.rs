@@ -8,7 +8,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use hoyito_rules::{Position6, Rules, Side};
-use hoyito_tables::{build_with, BuildOptions, Method, Quiet, Tables};
+use hoyito_tables::{build_in_memory, build_with, BuildOptions, Method, Quiet, Tables};
 use hoyito_testkit::all_rule_sets;
 
 type Key = (Vec<u8>, Side);
@@ -143,6 +143,9 @@ fn check(holes: usize, max: usize) {
         ] {
             check_built(&rules, holes, max, method, &want);
         }
+        // In memory, Auto goes on in rounds from the smallest layer, its moves in memory.
+        let (tables, _) = build_in_memory(&rules, max, &BuildOptions::default(), &Quiet).unwrap();
+        check_values(&tables, &rules, holes, max, Method::Auto, &want);
     }
 }
 
@@ -152,17 +155,29 @@ fn check_built(rules: &Rules, holes: usize, max: usize, method: Method, want: &H
         let dir = tempfile::tempdir().unwrap();
         build_with(dir.path(), &rules, max, &BuildOptions { method }, &Quiet).unwrap();
         let tables = Tables::open(dir.path(), &rules).unwrap();
-        assert_eq!(tables.max_seeds(), max);
-        let wide = rules;
-        let mut nonzero = 0;
-        for ((board, side), v) in want {
-            let p = Position6::from_rows(&wide, &board[..holes], &board[holes..], *side, [0, 0])
-                .unwrap();
-            assert_eq!(tables.probe(&p), Some(*v), "{p} ({rules}, {method:?})");
-            nonzero += (*v != 0) as usize;
-        }
-        assert!(nonzero > 0);
+        check_values(&tables, &rules, holes, max, method, want);
     }
+}
+
+/// `tables` hold the values `want` of the reference solver.
+fn check_values(
+    tables: &Tables,
+    rules: &Rules,
+    holes: usize,
+    max: usize,
+    method: Method,
+    want: &HashMap<Key, i32>,
+) {
+    assert_eq!(tables.max_seeds(), max);
+    let wide = *rules;
+    let mut nonzero = 0;
+    for ((board, side), v) in want {
+        let p =
+            Position6::from_rows(&wide, &board[..holes], &board[holes..], *side, [0, 0]).unwrap();
+        assert_eq!(tables.probe(&p), Some(*v), "{p} ({rules}, {method:?})");
+        nonzero += (*v != 0) as usize;
+    }
+    assert!(nonzero > 0);
 }
 
 #[test]

@@ -1,7 +1,7 @@
-//! The scratch files of a build with rounds: every quiet move between positions that are
-//! not final, reversed (successor, predecessor), one file per range of successors; then
-//! sorted and indexed by blocks of successors, so that a round reads only the moves into
-//! the blocks that changed.
+//! The scratch moves of a build with rounds: every quiet move between positions that are
+//! not final, reversed (successor, predecessor), one file (or, for a build in memory, one
+//! vector) per range of successors; then sorted and indexed by blocks of successors, so
+//! that a round reads only the moves into the blocks that changed.
 
 use std::fs::File;
 use std::io::{BufWriter, Read as _, Write as _};
@@ -31,10 +31,11 @@ pub(super) fn split(record: u64) -> (u64, u64) {
     (record >> 32, record & 0xffff_ffff)
 }
 
-/// The folder of a layer's scratch moves, beside its file: removed when the layer starts
-/// (what a killed build left) and when this is dropped, however the layer ends (a full
-/// disk, an error, a panic), so that tens of gigabytes are not left behind.
-pub(super) struct ScratchDir(PathBuf);
+/// Where a layer's scratch moves go. On disk, the folder beside the layer's file: removed
+/// when the layer starts (what a killed build left) and when this is dropped, however the
+/// layer ends (a full disk, an error, a panic), so that tens of gigabytes are not left
+/// behind. In memory (`None`), vectors of 8 bytes a move, for small layers.
+pub(super) struct ScratchDir(Option<PathBuf>);
 
 impl ScratchDir {
     /// The scratch folder of the layer file `layer`, emptied.
@@ -43,29 +44,45 @@ impl ScratchDir {
         if dir.exists() {
             std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
         }
-        Ok(ScratchDir(dir))
+        Ok(ScratchDir(Some(dir)))
+    }
+
+    /// Moves kept in memory: no file anywhere.
+    pub(super) fn memory() -> ScratchDir {
+        ScratchDir(None)
+    }
+
+    /// Whether the moves are kept in memory.
+    pub(super) fn in_memory(&self) -> bool {
+        self.0.is_none()
     }
 
     /// Removes the folder, reporting an error (dropping it ignores errors).
     pub(super) fn remove(&self) -> Result<(), TableError> {
-        if self.0.exists() {
-            std::fs::remove_dir_all(&self.0).map_err(io(&self.0))?;
+        match &self.0 {
+            Some(dir) if dir.exists() => std::fs::remove_dir_all(dir).map_err(io(dir)),
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 
 impl Drop for ScratchDir {
     fn drop(&mut self) {
-        if self.0.exists() {
-            let _ = std::fs::remove_dir_all(&self.0);
+        if let Some(dir) = self.0.as_ref().filter(|d| d.exists()) {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
 
-/// The move files being written, as little-endian [`record`]s.
+/// Where the moves of one range of successors are written.
+enum BucketSink {
+    File(PathBuf, Mutex<BufWriter<File>>),
+    Memory(Mutex<Vec<u64>>),
+}
+
+/// The move files (or vectors) being written, as little-endian [`record`]s.
 pub(super) struct MoveSink {
-    files: Vec<(PathBuf, Mutex<BufWriter<File>>)>,
+    files: Vec<BucketSink>,
     per_bucket: u64,
     error: Mutex<Option<TableError>>,
 }
@@ -78,17 +95,23 @@ impl MoveSink {
         count: u64,
         target: u64,
     ) -> Result<MoveSink, TableError> {
-        let dir = &dir.0;
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        if let Some(dir) = &dir.0 {
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+        }
         let wanted = count.div_ceil(target.max(1)).clamp(1, MAX_MOVE_FILES);
         // Whole blocks of successors a file, so that a file's blocks are blocks of the layer.
         let per_bucket = count.div_ceil(wanted).next_multiple_of(BLOCK);
         let buckets = count.div_ceil(per_bucket).max(1);
         let mut files = Vec::new();
         for b in 0..buckets {
-            let path = dir.join(format!("moves-{b:03}.bin"));
-            let f = File::create(&path).map_err(io(&path))?;
-            files.push((path, Mutex::new(BufWriter::with_capacity(1 << 16, f))));
+            files.push(match &dir.0 {
+                Some(dir) => {
+                    let path = dir.join(format!("moves-{b:03}.bin"));
+                    let f = File::create(&path).map_err(io(&path))?;
+                    BucketSink::File(path, Mutex::new(BufWriter::with_capacity(1 << 16, f)))
+                }
+                None => BucketSink::Memory(Mutex::new(Vec::new())),
+            });
         }
         Ok(MoveSink {
             files,
@@ -106,15 +129,22 @@ impl MoveSink {
             let b = (split(first).0 / self.per_bucket) as usize;
             let end = record((b as u64 + 1) * self.per_bucket, 0);
             let n = rest.partition_point(|&e| e < end);
-            let mut bytes = Vec::with_capacity(8 * n);
-            for e in &rest[..n] {
-                bytes.extend_from_slice(&e.to_le_bytes());
-            }
-            let (path, w) = &self.files[b.min(self.files.len() - 1)];
-            let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = w.write_all(&bytes) {
-                let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
-                slot.get_or_insert(io(path)(e));
+            match &self.files[b.min(self.files.len() - 1)] {
+                BucketSink::File(path, w) => {
+                    let mut bytes = Vec::with_capacity(8 * n);
+                    for e in &rest[..n] {
+                        bytes.extend_from_slice(&e.to_le_bytes());
+                    }
+                    let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Err(e) = w.write_all(&bytes) {
+                        let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
+                        slot.get_or_insert(io(path)(e));
+                    }
+                }
+                BucketSink::Memory(v) => {
+                    let mut v = v.lock().unwrap_or_else(|e| e.into_inner());
+                    v.extend_from_slice(&rest[..n]);
+                }
             }
             rest = &rest[n..];
         }
@@ -126,14 +156,27 @@ impl MoveSink {
         if let Some(e) = self.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }
-        let mut paths = Vec::new();
-        for (path, w) in self.files {
-            let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
-            w.flush().map_err(io(&path))?;
-            paths.push(path);
+        let mut stores = Vec::new();
+        for sink in self.files {
+            stores.push(match sink {
+                BucketSink::File(path, w) => {
+                    let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
+                    w.flush().map_err(io(&path))?;
+                    Moves::File(path)
+                }
+                BucketSink::Memory(v) => {
+                    Moves::Memory(v.into_inner().unwrap_or_else(|e| e.into_inner()))
+                }
+            });
         }
-        MoveIndex::build(paths, self.per_bucket, count)
+        MoveIndex::build(stores, self.per_bucket, count)
     }
+}
+
+/// The moves of one bucket: a file of little-endian records, or the records in memory.
+enum Moves {
+    File(PathBuf),
+    Memory(Vec<u64>),
 }
 
 /// Reads a move file into memory, straight into its final form (one buffer, not two).
@@ -155,9 +198,18 @@ fn read_moves(path: &Path) -> Result<Vec<u64>, TableError> {
     Ok(moves)
 }
 
-/// One sorted move file and where each block of successors starts in it (in moves).
+/// Writes `moves` as little-endian records over the file `path`.
+fn write_moves(path: &Path, moves: &[u64]) -> Result<(), TableError> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io(path))?);
+    for m in moves {
+        out.write_all(&m.to_le_bytes()).map_err(io(path))?;
+    }
+    out.flush().map_err(io(path))
+}
+
+/// One bucket of sorted moves and where each block of successors starts in it (in moves).
 pub(super) struct MoveBucket {
-    path: PathBuf,
+    moves: Moves,
     offsets: Vec<u32>,
 }
 
@@ -173,13 +225,16 @@ pub(super) struct MoveIndex {
 impl MoveIndex {
     /// Sorts each file (one at a time per thread, so memory holds at most one file per
     /// thread), drops repeated moves and indexes the blocks.
-    fn build(paths: Vec<PathBuf>, per_bucket: u64, count: u64) -> Result<MoveIndex, TableError> {
+    fn build(stores: Vec<Moves>, per_bucket: u64, count: u64) -> Result<MoveIndex, TableError> {
         let kept = AtomicU64::new(0);
-        let buckets = paths
+        let buckets = stores
             .into_par_iter()
             .enumerate()
-            .map(|(b, path)| -> Result<MoveBucket, TableError> {
-                let mut moves = read_moves(&path)?;
+            .map(|(b, store)| -> Result<MoveBucket, TableError> {
+                let (mut moves, store_path) = match store {
+                    Moves::File(path) => (read_moves(&path)?, Some(path)),
+                    Moves::Memory(moves) => (moves, None),
+                };
                 moves.sort_unstable();
                 moves.dedup();
                 let first = b as u64 * per_bucket;
@@ -195,14 +250,15 @@ impl MoveIndex {
                     *off = at as u32;
                 }
                 offsets[blocks] = moves.len() as u32;
-                let mut out =
-                    BufWriter::with_capacity(1 << 20, File::create(&path).map_err(io(&path))?);
-                for m in &moves {
-                    out.write_all(&m.to_le_bytes()).map_err(io(&path))?;
-                }
-                out.flush().map_err(io(&path))?;
                 kept.fetch_add(moves.len() as u64, Relaxed);
-                Ok(MoveBucket { path, offsets })
+                let moves = match store_path {
+                    Some(path) => {
+                        write_moves(&path, &moves)?;
+                        Moves::File(path)
+                    }
+                    None => Moves::Memory(moves),
+                };
+                Ok(MoveBucket { moves, offsets })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(MoveIndex {
@@ -218,7 +274,8 @@ impl MoveIndex {
     }
 }
 
-/// Reads the moves of a bucket block by block, opening its file at the first read.
+/// Reads the moves of a bucket block by block, opening its file (if on disk) at the first
+/// read.
 pub(super) struct BucketReader<'a> {
     bucket: &'a MoveBucket,
     file: Option<File>,
@@ -250,7 +307,13 @@ impl<'a> BucketReader<'a> {
         if from == to {
             return Ok(());
         }
-        let path = &self.bucket.path;
+        let path = match &self.bucket.moves {
+            Moves::File(path) => path,
+            Moves::Memory(moves) => {
+                moves[from as usize..to as usize].iter().for_each(|&m| f(m));
+                return Ok(());
+            }
+        };
         let file = match &self.file {
             Some(file) => file,
             None => self.file.insert(File::open(path).map_err(io(path))?),
