@@ -37,6 +37,9 @@ pub struct Searcher<const W: usize> {
 /// 100 bytes each while it is solved).
 const RETRO_CAP: usize = 3_000_000;
 
+/// Positions a proven principal variation may always explore beyond its first move.
+const LINE_NODES: u64 = 100_000;
+
 /// Stack of a search thread: exact searches may follow long cycles of non-capturing moves
 /// (the memory is reserved, not used, until a search goes that deep).
 const STACK: usize = 1 << 30;
@@ -209,11 +212,27 @@ impl<const W: usize> Searcher<W> {
         let result = match prover.value(probe, &budget, root, 0) {
             Ok(v) => {
                 let rules = self.rules;
-                // The line of moves that keep the value, captures first.
-                let pv = walk(&rules, root, |_, p| {
-                    let v = prover.value(probe, &budget, p, 0).ok()?;
-                    let c = prover.keeping_move(probe, &budget, p, v).ok()?;
-                    Some(c.map(|c| c.mv))
+                // The line of moves that keep the value, captures first. The first move is
+                // the answer; the rest of the line may cost at most as much again as the
+                // value did (proving a later position can cost far more than the root).
+                let line_stop = AtomicBool::new(false);
+                let line = Budget {
+                    stop: &line_stop,
+                    node_limit: (2 * prover.explored()).max(LINE_NODES),
+                    ..budget
+                };
+                let pv = walk(&rules, root, |moves, p| {
+                    let b = if moves.is_empty() { &budget } else { &line };
+                    let Ok(v) = prover.value(probe, b, p, 0) else {
+                        return Some(None);
+                    };
+                    Some(
+                        prover
+                            .keeping_move(probe, b, p, v)
+                            .ok()
+                            .flatten()
+                            .map(|c| c.mv),
+                    )
                 })
                 .unwrap_or_default();
                 let best = pv.first().copied();

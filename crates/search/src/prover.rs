@@ -108,6 +108,11 @@ impl<const W: usize> Prover<W> {
         self.retro.stopped = false;
     }
 
+    /// Positions explored by threshold proofs since the search started.
+    pub fn explored(&self) -> u64 {
+        self.expanded - self.base
+    }
+
     /// Positions explored so far: by threshold proofs, and in components solved whole.
     pub fn work(&self) -> u64 {
         self.expanded + self.retro.len() as u64
