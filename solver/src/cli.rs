@@ -235,6 +235,10 @@ pub struct BenchArgs {
     /// position as in one `solve best --exact` run), giving up after --time-ms.
     #[arg(long, conflicts_with_all = ["depth", "plain"])]
     pub exact: bool,
+    /// Endgame tables for the searches (2x6 only) [default: none: the bench measures the
+    /// search alone].
+    #[arg(long, value_name = "DIR", conflicts_with = "plain")]
+    pub tables: Option<PathBuf>,
     /// A suite file to use instead of the built-in one (one position a line, '#' comments).
     #[arg(long)]
     pub suite: Option<PathBuf>,

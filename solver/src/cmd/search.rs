@@ -13,7 +13,7 @@ use hoyito_tables::Tables;
 use serde::Serialize;
 
 use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs, DEFAULT_TABLES_DIR};
-use crate::common::{dispatch, emit, position, resolve, search_threads, with_threads};
+use crate::common::{dispatch, emit, open_tables, position, resolve, search_threads, with_threads};
 
 /// Time a search gets when no limit is given and the position is too large to solve.
 const DEFAULT_TIME_MS: u64 = 3000;
@@ -431,11 +431,18 @@ fn bench_sized<const W: usize>(
         },
         None => Limits::time_ms(a.time_ms),
     };
+    let tables = match &a.tables {
+        Some(dir) => Some(Arc::new(open_tables(rules, dir, usize::MAX)?)),
+        None => None,
+    };
     let run = |p: &Position<W>, limits: &Limits, threads: usize| -> SearchResult {
         if a.plain {
             plain_search(rules, config.eval, p, limits)
         } else {
-            let s = Searcher::<W>::new(*rules, Config { threads, ..config });
+            let mut s = Searcher::<W>::new(*rules, Config { threads, ..config });
+            if let Some(t) = &tables {
+                s = s.with_probe(Box::new(Arc::clone(t)));
+            }
             s.search(p, limits)
         }
     };
