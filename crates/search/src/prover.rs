@@ -166,14 +166,12 @@ impl<const W: usize> Prover<W> {
             if lo >= hi {
                 return Ok(sign * lo);
             }
-            // First the guess, then the threshold next to what the last answer proved
-            // (a right guess takes two proofs), then halves.
+            // First the guess, then the threshold next to what the last answer proved: a
+            // right guess takes two proofs, a guess k steps off k + 1.
             let t = match last {
                 None if lo < g && g <= hi => g,
-                None => lo + 1,
-                Some(true) if lo < hi => lo + 1,
-                Some(false) if lo < hi => hi,
-                _ => lo + (hi - lo + 1) / 2,
+                None | Some(true) => lo + 1,
+                Some(false) => hi,
             };
             match self.south_at_least(probe, budget, p, t) {
                 Ok(b) => last = Some(b),

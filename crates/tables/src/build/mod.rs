@@ -278,26 +278,41 @@ impl Solved {
     /// Writes the layer's file at `path` (the working bytes streamed into it, never a
     /// second copy in memory).
     fn write(self, path: &Path) -> Result<LayerStats, TableError> {
-        let counts = self.counts();
-        let Solved {
-            key,
-            layout,
-            pk,
-            bytes,
-            histogram,
-            mut stats,
-            t0,
-        } = self;
-        write_layer(path, &key, &layout, counts, histogram, |i| {
-            pk.code(bytes[i as usize])
+        let ((), stats) = self.pack(|key, layout, counts, histogram, pk, bytes| {
+            write_layer(path, key, layout, counts, histogram, |i| {
+                pk.code(bytes[i as usize])
+            })?;
+            let bytes = std::fs::metadata(path).map_err(io(path))?.len();
+            Ok(((), bytes))
         })?;
-        stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
-        stats.seconds = t0.elapsed().as_secs_f64();
         Ok(stats)
     }
 
     /// Packs the layer in memory, as it would read back from its file.
     fn into_layer(self) -> Result<(Layer, LayerStats), TableError> {
+        self.pack(|key, layout, counts, histogram, pk, bytes| {
+            let layer = Layer::from_codes(key, layout, counts, histogram, |i| {
+                pk.code(bytes[i as usize])
+            })?;
+            let bytes = layer.file_bytes();
+            Ok((layer, bytes))
+        })
+    }
+
+    /// Hands the layer's header fields, packing and working bytes to `out` (a file or
+    /// memory), which returns its result and the layer's size as a file; the stats get that
+    /// size and the time.
+    fn pack<T>(
+        self,
+        out: impl FnOnce(
+            &TableKey,
+            &Layout,
+            BuildCounts,
+            Vec<u64>,
+            &Packing,
+            &[u8],
+        ) -> Result<(T, u64), TableError>,
+    ) -> Result<(T, LayerStats), TableError> {
         let counts = self.counts();
         let Solved {
             key,
@@ -308,12 +323,10 @@ impl Solved {
             mut stats,
             t0,
         } = self;
-        let layer = Layer::from_codes(&key, &layout, counts, histogram, |i| {
-            pk.code(bytes[i as usize])
-        })?;
-        stats.file_bytes = layer.file_bytes();
+        let (value, file_bytes) = out(&key, &layout, counts, histogram, &pk, &bytes)?;
+        stats.file_bytes = file_bytes;
         stats.seconds = t0.elapsed().as_secs_f64();
-        Ok((layer, stats))
+        Ok((value, stats))
     }
 }
 
