@@ -42,7 +42,12 @@ pub struct RuleArgs {
     pub holes: Option<usize>,
 
     /// Seeds per hole at the start, 1..=8.
-    #[arg(long, global = true, default_value_t = 4, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        global = true,
+        default_value_t = 4,
+        allow_negative_numbers = true
+    )]
     pub seeds: usize,
 
     /// Who gets the seeds left when a capture leaves 4 or fewer: capturer, S or N
@@ -219,7 +224,11 @@ pub struct BestArgs {
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Time for each position, in milliseconds.
-    #[arg(long = "time-ms", default_value_t = 1000, allow_negative_numbers = true)]
+    #[arg(
+        long = "time-ms",
+        default_value_t = 1000,
+        allow_negative_numbers = true
+    )]
     pub time_ms: u64,
     /// Search each position to this depth instead of for a time (time-to-depth).
     #[arg(long, allow_negative_numbers = true)]
@@ -249,7 +258,11 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
     pub pairs: usize,
     /// Time per move of both players, in milliseconds.
-    #[arg(long = "time-ms", conflicts_with = "depth", allow_negative_numbers = true)]
+    #[arg(
+        long = "time-ms",
+        conflicts_with = "depth",
+        allow_negative_numbers = true
+    )]
     pub time_ms: Option<u64>,
     /// Depth per move of both players [default: 8].
     #[arg(long, allow_negative_numbers = true)]
@@ -264,22 +277,39 @@ pub struct MatchArgs {
     #[arg(long = "b-row", default_value_t = 0, allow_negative_numbers = true)]
     pub b_row: i32,
     /// Player B's evaluation weight of the non-empty-hole difference.
-    #[arg(long = "b-mobility", default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(
+        long = "b-mobility",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     pub b_mobility: i32,
     /// Random plies played from the start before the players take over.
-    #[arg(long = "random-plies", default_value_t = 4, allow_negative_numbers = true)]
+    #[arg(
+        long = "random-plies",
+        default_value_t = 4,
+        allow_negative_numbers = true
+    )]
     pub random_plies: usize,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Longest game, in plies (a longer game is scored by the captures so far).
-    #[arg(long = "max-plies", default_value_t = 600, allow_negative_numbers = true)]
+    #[arg(
+        long = "max-plies",
+        default_value_t = 600,
+        allow_negative_numbers = true
+    )]
     pub max_plies: usize,
     /// Write positions reached in the games to this file (for bench suites).
     #[arg(long)]
     pub dump: Option<PathBuf>,
     /// Plies at which positions are written, comma-separated.
-    #[arg(long = "dump-plies", value_delimiter = ',', default_value = "4,20,40", allow_negative_numbers = true)]
+    #[arg(
+        long = "dump-plies",
+        value_delimiter = ',',
+        default_value = "4,20,40",
+        allow_negative_numbers = true
+    )]
     pub dump_plies: Vec<usize>,
     /// Games played at once (each player searches on one thread) [default: all cores].
     #[arg(long, allow_negative_numbers = true)]

@@ -167,9 +167,9 @@ pub fn available_mib() -> Option<u64> {
 /// (unchecked where that is unknown).
 pub fn check_memory(what: &str, mib: u64) -> Result<()> {
     match available_mib() {
-        Some(free) if mib > free => bail!(
-            "{what} needs {mib} MiB of memory, but the machine has {free} MiB available"
-        ),
+        Some(free) if mib > free => {
+            bail!("{what} needs {mib} MiB of memory, but the machine has {free} MiB available")
+        }
         _ => Ok(()),
     }
 }

@@ -46,7 +46,10 @@ const POSITIONS: &[(&str, &str)] = &[
     ("4,4,4,4,4,4/4,4,4,4,4,4", "position"),
     ("4,4,4,4,4,4/4,4,4,4,4,4 S 0-", "position"),
     ("4,4,4,4,4,4/4,4,4,4,4,4 S x-y", "position"),
-    ("4,4,4,4,4,4/4,4,4,4,4,4 S 99999999999999999999-0", "position"),
+    (
+        "4,4,4,4,4,4/4,4,4,4,4,4 S 99999999999999999999-0",
+        "position",
+    ),
     ("4,4,4,4,4,4/4,4,4,4,4,4 S 0-0 extra", "position"),
     ("4,4,4,4,4,4/4,4,4,4,4,4 S 1-0", "seeds"),
     ("49,0,0,0,0,0/0,0,0,0,0,0 S", "seeds"),
@@ -57,12 +60,25 @@ const POSITIONS: &[(&str, &str)] = &[
     ("４,4,4,4,4,4/4,4,4,4,4,4 S", "position"),
     ("♟♟♟♟♟♟/♟♟♟♟♟♟ S", "position"),
     ("4;4;4;4;4;4/4;4;4;4;4;4 S", "position"),
-    ("4,4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4,4 S", "position"),
+    (
+        "4,4,4,4,4,4,4,4,4,4,4,4,4/4,4,4,4,4,4,4,4,4,4,4,4,4 S",
+        "position",
+    ),
     ("4/4 S", "position"),
 ];
 
 /// Malformed moves after the start position of 2x6.
-const MOVES: &[&str] = &["0", "7", "13", "x", "-1", "99999999999999999999", "", "1.5", "S1"];
+const MOVES: &[&str] = &[
+    "0",
+    "7",
+    "13",
+    "x",
+    "-1",
+    "99999999999999999999",
+    "",
+    "1.5",
+    "S1",
+];
 
 /// Rule flags with malformed values (every subcommand takes them).
 const RULES: &[(&str, &str)] = &[
@@ -125,17 +141,45 @@ fn flag_cases(dir: &str) -> Vec<Case> {
     let m = ["match", "--pairs", "1"];
     numeric(&m, "--time-ms", &["0"]);
     numeric(&m, "--depth", &["0"]);
-    numeric(&["match", "--pairs", "1", "--depth", "1"], "--threads", &["0", "100000"]);
-    numeric(&["match", "--pairs", "1", "--depth", "1"], "--hash-mb", &["0", "999999999"]);
+    numeric(
+        &["match", "--pairs", "1", "--depth", "1"],
+        "--threads",
+        &["0", "100000"],
+    );
+    numeric(
+        &["match", "--pairs", "1", "--depth", "1"],
+        "--hash-mb",
+        &["0", "999999999"],
+    );
     numeric(&["match", "--pairs", "1", "--depth", "1"], "--a-row", &[]);
-    numeric(&["match", "--pairs", "1", "--depth", "1"], "--random-plies", &[]);
-    numeric(&["match", "--pairs", "1", "--depth", "1"], "--max-plies", &["0"]);
+    numeric(
+        &["match", "--pairs", "1", "--depth", "1"],
+        "--random-plies",
+        &[],
+    );
+    numeric(
+        &["match", "--pairs", "1", "--depth", "1"],
+        "--max-plies",
+        &["0"],
+    );
     numeric(&["match", "--pairs", "1", "--depth", "1"], "--seed", &[]);
-    numeric(&["match", "--pairs", "1", "--depth", "1"], "--dump-plies", &[]);
+    numeric(
+        &["match", "--pairs", "1", "--depth", "1"],
+        "--dump-plies",
+        &[],
+    );
     let b = ["tables", "--dir", dir, "build"];
     numeric(&b, "--max-seeds", &["0", "3", "4", "99"]);
-    numeric(&[&b[..], &["--max-seeds", "5"]].concat(), "--threads", &["0", "100000"]);
-    numeric(&[&b[..], &["--max-seeds", "5"]].concat(), "--moves-at-sweep", &[]);
+    numeric(
+        &[&b[..], &["--max-seeds", "5"]].concat(),
+        "--threads",
+        &["0", "100000"],
+    );
+    numeric(
+        &[&b[..], &["--max-seeds", "5"]].concat(),
+        "--moves-at-sweep",
+        &[],
+    );
     let vf = ["tables", "--dir", dir, "verify"];
     numeric(&vf, "--samples", &[]);
     numeric(&vf, "--search", &[]);
@@ -144,7 +188,19 @@ fn flag_cases(dir: &str) -> Vec<Case> {
     // Choices.
     v.push(case(&["best", "--table", "hash"], "--table"));
     v.push(case(&["best", "--exact-method", "guess"], "--exact-method"));
-    v.push(case(&["tables", "--dir", dir, "build", "--max-seeds", "5", "--method", "x"], "--method"));
+    v.push(case(
+        &[
+            "tables",
+            "--dir",
+            dir,
+            "build",
+            "--max-seeds",
+            "5",
+            "--method",
+            "x",
+        ],
+        "--method",
+    ));
     // Missing values and arguments.
     v.push(case(&["perft"], "--depth"));
     v.push(case(&["perft", "--depth"], "--depth"));
@@ -160,12 +216,24 @@ fn flag_cases(dir: &str) -> Vec<Case> {
     v.push(case(&["tables", "frobnicate"], "frobnicate"));
     // Conflicts.
     v.push(case(&["best", "--depth", "3", "--exact"], "--exact"));
-    v.push(case(&["best", "--tables", dir, "--no-tables"], "--no-tables"));
+    v.push(case(
+        &["best", "--tables", dir, "--no-tables"],
+        "--no-tables",
+    ));
     v.push(case(&["bench", "--exact", "--depth", "2"], "--exact"));
     v.push(case(&["bench", "--exact", "--plain"], "--exact"));
-    v.push(case(&["match", "--time-ms", "5", "--depth", "2"], "--depth"));
-    v.push(case(&["--holes", "8", "show", "4,4,4,4,4,4/4,4,4,4,4,4 S"], "--holes"));
-    v.push(case(&["--holes", "12", "best", "4,4,4,4,4,4/4,4,4,4,4,4 S"], "--holes"));
+    v.push(case(
+        &["match", "--time-ms", "5", "--depth", "2"],
+        "--depth",
+    ));
+    v.push(case(
+        &["--holes", "8", "show", "4,4,4,4,4,4/4,4,4,4,4,4 S"],
+        "--holes",
+    ));
+    v.push(case(
+        &["--holes", "12", "best", "4,4,4,4,4,4/4,4,4,4,4,4 S"],
+        "--holes",
+    ));
     v
 }
 
@@ -221,23 +289,95 @@ fn cases(tmp: &Path) -> Vec<Case> {
     }
     v.extend(flag_cases(&build_dir));
     // Suites.
-    for suite in [&missing, &file, &garbage_suite, &binary_suite, &empty_suite, &tmp.to_str().unwrap().to_string()] {
+    for suite in [
+        &missing,
+        &file,
+        &garbage_suite,
+        &binary_suite,
+        &empty_suite,
+        &tmp.to_str().unwrap().to_string(),
+    ] {
         let needle = if suite == &file { "position" } else { "" };
-        v.push(case(&["bench", "--depth", "1", "--threads", "1", "--suite", suite], needle));
+        v.push(case(
+            &["bench", "--depth", "1", "--threads", "1", "--suite", suite],
+            needle,
+        ));
     }
     // Table folders: a file, a missing folder, garbage layers.
     for dir in [&file, &bad_tables, &empty_tables] {
         let name = if dir == &file { "a-file" } else { "layer-05" };
-        v.push(case(&["best", "--depth", "1", "--threads", "1", "--tables", dir, "1,1,1,1,0,0/0,0,0,0,0,1 S"], name));
-        v.push(case(&["tables", "--dir", dir, "probe", "1,1,1,1,0,0/0,0,0,0,0,1 S"], name));
+        v.push(case(
+            &[
+                "best",
+                "--depth",
+                "1",
+                "--threads",
+                "1",
+                "--tables",
+                dir,
+                "1,1,1,1,0,0/0,0,0,0,0,1 S",
+            ],
+            name,
+        ));
+        v.push(case(
+            &["tables", "--dir", dir, "probe", "1,1,1,1,0,0/0,0,0,0,0,1 S"],
+            name,
+        ));
         v.push(case(&["tables", "--dir", dir, "info"], name));
-        v.push(case(&["tables", "--dir", dir, "verify", "--samples", "10"], name));
+        v.push(case(
+            &["tables", "--dir", dir, "verify", "--samples", "10"],
+            name,
+        ));
     }
-    v.push(case(&["tables", "--dir", &file, "build", "--max-seeds", "5", "--quiet"], "a-file"));
-    v.push(case(&["best", "--depth", "1", "--tables", &missing, "1,1,1,1,0,0/0,0,0,0,0,1 S"], "no-such-folder"));
-    v.push(case(&["tables", "--dir", &missing, "probe", "1,1,1,1,0,0/0,0,0,0,0,1 S"], "no-such-folder"));
-    v.push(case(&["tables", "--dir", &missing, "verify"], "no-such-folder"));
-    v.push(case(&["match", "--depth", "1", "--pairs", "1", "--dump", &s(&tmp.join("no/such/file"))], "no/such"));
+    v.push(case(
+        &[
+            "tables",
+            "--dir",
+            &file,
+            "build",
+            "--max-seeds",
+            "5",
+            "--quiet",
+        ],
+        "a-file",
+    ));
+    v.push(case(
+        &[
+            "best",
+            "--depth",
+            "1",
+            "--tables",
+            &missing,
+            "1,1,1,1,0,0/0,0,0,0,0,1 S",
+        ],
+        "no-such-folder",
+    ));
+    v.push(case(
+        &[
+            "tables",
+            "--dir",
+            &missing,
+            "probe",
+            "1,1,1,1,0,0/0,0,0,0,0,1 S",
+        ],
+        "no-such-folder",
+    ));
+    v.push(case(
+        &["tables", "--dir", &missing, "verify"],
+        "no-such-folder",
+    ));
+    v.push(case(
+        &[
+            "match",
+            "--depth",
+            "1",
+            "--pairs",
+            "1",
+            "--dump",
+            &s(&tmp.join("no/such/file")),
+        ],
+        "no/such",
+    ));
     // Standard input.
     let stdin_garbage = [
         "",
@@ -298,7 +438,10 @@ fn check(c: &Case) -> Option<String> {
         wrong.push("exit status 0".to_string());
     }
     if !stdout.is_empty() {
-        wrong.push(format!("stdout: {}", stdout.chars().take(200).collect::<String>()));
+        wrong.push(format!(
+            "stdout: {}",
+            stdout.chars().take(200).collect::<String>()
+        ));
     }
     if ["panicked", "RUST_BACKTRACE", "thread '"]
         .iter()
@@ -316,7 +459,11 @@ fn check(c: &Case) -> Option<String> {
         format!(
             "solve {:?}{}: {}\n    stderr: {}",
             c.args,
-            if c.stdin.is_some() { " (with stdin)" } else { "" },
+            if c.stdin.is_some() {
+                " (with stdin)"
+            } else {
+                ""
+            },
             wrong.join("; "),
             stderr.chars().take(300).collect::<String>().trim_end()
         )
@@ -330,7 +477,9 @@ fn malformed_invocations_are_refused_cleanly() {
     assert!(all.len() >= 200, "{} cases", all.len());
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 8);
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
@@ -353,4 +502,28 @@ fn malformed_invocations_are_refused_cleanly() {
         report.join("\n")
     );
     eprintln!("{} malformed invocations handled well", all.len());
+}
+
+/// The memory the machine can give now, in MiB (Linux only).
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+#[test]
+fn hash_sizes_beyond_the_machine_are_refused_before_the_search() {
+    // Only where the largest table does not fit: elsewhere the command would allocate it.
+    let Some(free) = available_mib().filter(|&f| f < 1 << 16) else {
+        return;
+    };
+    let err = common::fails(&["best", "--depth", "1", "--hash-mb", "65536"], "--hash-mb");
+    assert!(
+        err.contains(&format!("{free}")) || err.contains("available"),
+        "{err}"
+    );
+    // Four games at once are eight tables.
+    let mb = (free / 4 + 1).to_string();
+    let args = ["match", "--pairs", "4", "--threads", "4", "--hash-mb", &mb];
+    common::fails(&args, "8 tables at once");
 }
