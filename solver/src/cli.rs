@@ -38,11 +38,16 @@ pub struct RuleArgs {
     pub variant: Variant,
 
     /// Holes per row, 2..=12 [default: taken from the position, else 6].
-    #[arg(long, global = true)]
+    #[arg(long, global = true, allow_negative_numbers = true)]
     pub holes: Option<usize>,
 
     /// Seeds per hole at the start, 1..=8.
-    #[arg(long, global = true, default_value_t = 4)]
+    #[arg(
+        long,
+        global = true,
+        default_value_t = 4,
+        allow_negative_numbers = true
+    )]
     pub seeds: usize,
 
     /// Who gets the seeds left when a capture leaves 4 or fewer: capturer, S or N
@@ -120,10 +125,10 @@ pub struct PerftArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Plies to count.
-    #[arg(long, short)]
+    #[arg(long, short, allow_negative_numbers = true)]
     pub depth: u32,
     /// Threads [default: all cores]. 1 runs the single-threaded perft.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 }
 
@@ -169,10 +174,10 @@ pub struct EngineArgs {
     /// Search threads [default: all cores]. With more than one, a depth-, node- or
     /// time-limited search may differ from run to run; with 1 a depth- or node-limited
     /// search is deterministic.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Transposition table size in MiB.
-    #[arg(long = "hash-mb", default_value_t = 64)]
+    #[arg(long = "hash-mb", default_value_t = 64, allow_negative_numbers = true)]
     pub hash_mb: usize,
     /// Transposition table design.
     #[arg(long, value_enum, default_value = "atomic")]
@@ -188,14 +193,14 @@ pub struct BestArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Search to this depth (plies; extra turns count).
-    #[arg(long, short, conflicts_with = "exact")]
+    #[arg(long, short, conflicts_with = "exact", allow_negative_numbers = true)]
     pub depth: Option<u32>,
     /// Search for this many milliseconds; the move of the last completed iteration is
     /// returned.
-    #[arg(long = "time-ms")]
+    #[arg(long = "time-ms", allow_negative_numbers = true)]
     pub time_ms: Option<u64>,
     /// Stop after this many nodes (all threads together).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub nodes: Option<u64>,
     /// Search to the end of the game and return the proven value.
     #[arg(long)]
@@ -219,14 +224,18 @@ pub struct BestArgs {
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Time for each position, in milliseconds.
-    #[arg(long = "time-ms", default_value_t = 1000)]
+    #[arg(
+        long = "time-ms",
+        default_value_t = 1000,
+        allow_negative_numbers = true
+    )]
     pub time_ms: u64,
     /// Search each position to this depth instead of for a time (time-to-depth).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub depth: Option<u32>,
     /// Depth of the single-threaded searches whose total node count is the fingerprint
     /// [default: 10 on 2x6, 7 on 2x12].
-    #[arg(long = "fingerprint-depth")]
+    #[arg(long = "fingerprint-depth", allow_negative_numbers = true)]
     pub fingerprint_depth: Option<u32>,
     /// Plain alpha-beta (no table, no move ordering, one thread) for comparison.
     #[arg(long)]
@@ -250,46 +259,67 @@ pub struct BenchArgs {
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// Game pairs to play (each opening is played twice, sides swapped).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
     pub pairs: usize,
     /// Time per move of both players, in milliseconds.
-    #[arg(long = "time-ms", conflicts_with = "depth")]
+    #[arg(
+        long = "time-ms",
+        conflicts_with = "depth",
+        allow_negative_numbers = true
+    )]
     pub time_ms: Option<u64>,
     /// Depth per move of both players [default: 8].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub depth: Option<u32>,
     /// Player A's evaluation weight of the row difference (sixteenths of a seed).
-    #[arg(long = "a-row", default_value_t = Eval::default().row)]
+    #[arg(long = "a-row", default_value_t = Eval::default().row, allow_negative_numbers = true)]
     pub a_row: i32,
     /// Player A's evaluation weight of the non-empty-hole difference.
-    #[arg(long = "a-mobility", default_value_t = Eval::default().mobility)]
+    #[arg(long = "a-mobility", default_value_t = Eval::default().mobility, allow_negative_numbers = true)]
     pub a_mobility: i32,
     /// Player B's evaluation weight of the row difference.
-    #[arg(long = "b-row", default_value_t = 0)]
+    #[arg(long = "b-row", default_value_t = 0, allow_negative_numbers = true)]
     pub b_row: i32,
     /// Player B's evaluation weight of the non-empty-hole difference.
-    #[arg(long = "b-mobility", default_value_t = 0)]
+    #[arg(
+        long = "b-mobility",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     pub b_mobility: i32,
     /// Random plies played from the start before the players take over.
-    #[arg(long = "random-plies", default_value_t = 4)]
+    #[arg(
+        long = "random-plies",
+        default_value_t = 4,
+        allow_negative_numbers = true
+    )]
     pub random_plies: usize,
     /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Longest game, in plies (a longer game is scored by the captures so far).
-    #[arg(long = "max-plies", default_value_t = 600)]
+    #[arg(
+        long = "max-plies",
+        default_value_t = 600,
+        allow_negative_numbers = true
+    )]
     pub max_plies: usize,
     /// Write positions reached in the games to this file (for bench suites).
     #[arg(long)]
     pub dump: Option<PathBuf>,
     /// Plies at which positions are written, comma-separated.
-    #[arg(long = "dump-plies", value_delimiter = ',', default_value = "4,20,40")]
+    #[arg(
+        long = "dump-plies",
+        value_delimiter = ',',
+        default_value = "4,20,40",
+        allow_negative_numbers = true
+    )]
     pub dump_plies: Vec<usize>,
     /// Games played at once (each player searches on one thread) [default: all cores].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Transposition table size of each player, in MiB.
-    #[arg(long = "hash-mb", default_value_t = 16)]
+    #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
     pub hash_mb: usize,
 }
 
@@ -332,10 +362,10 @@ pub enum MethodArg {
 #[derive(Args, Debug)]
 pub struct BuildArgs {
     /// Largest number of seeds on the board to build (layers below it step by 4).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_seeds: usize,
     /// Threads [default: all cores].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Hide the progress bar.
     #[arg(long)]
@@ -349,7 +379,7 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
     /// With `auto`, write the moves in this sweep instead of the second.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub moves_at_sweep: Option<u32>,
 }
 
@@ -377,18 +407,18 @@ pub struct ProbeArgs {
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// Positions checked per layer, spread evenly over its index.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
     pub samples: u64,
     /// Also solve this many positions of each layer by exact search that uses only the
     /// smaller layers, and compare with the stored values: an independent check, which also
     /// catches values that agree with their moves but are wrong on cycles.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub search: u64,
     /// Time limit of each of those searches in milliseconds; a search that does not finish
     /// in time is counted as unfinished, not compared.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true)]
     pub search_ms: u64,
     /// Check only the layer of this many seeds on the board.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub layer: Option<usize>,
 }

@@ -10,7 +10,7 @@ use hoyito_rules::{Diagram, Position, Position6, Rules, Side};
 use hoyito_tables::Tables;
 use serde::Serialize;
 
-use crate::cli::RuleArgs;
+use crate::cli::{Cli, Command, EngineArgs, RuleArgs, TablesCommand};
 
 /// Prints a command's report: its `Display` form for a person, or its fields as one JSON
 /// object on one line with `--json` (keys in alphabetical order, as `serde_json` orders a
@@ -132,10 +132,114 @@ impl RulesReport {
     }
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).
-pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+/// Most threads a command may start. A search gains nothing from threads beyond the cores
+/// (machines with more than 1024 cores are rare), and each search thread reserves 1 GiB of
+/// address space for its stack: 1024 of them fit the 128 TiB of a 64-bit address space many
+/// times over, 100 000 do not, and the spawner then fails inside the new thread, where
+/// the error cannot be caught. A fixed bound, rather than a multiple of the cores, keeps
+/// the same command line valid on every machine.
+pub const MAX_THREADS: usize = 1024;
+
+/// Largest `--hash-mb` (64 GiB), whatever the machine.
+pub const MAX_HASH_MB: usize = 1 << 16;
+
+/// Checks a `--threads` flag: 1 to [`MAX_THREADS`], or absent.
+pub fn check_threads(threads: Option<usize>) -> Result<()> {
     match threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > MAX_THREADS => {
+            bail!("--threads {n} is more than the {MAX_THREADS} threads a command may start")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The memory the machine can give now, in MiB: `MemAvailable` of `/proc/meminfo` on Linux,
+/// `None` elsewhere or when it cannot be read.
+pub fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Checks that `mib` MiB, which `what` needs, fit the memory the machine can give now
+/// (unchecked where that is unknown).
+pub fn check_memory(what: &str, mib: u64) -> Result<()> {
+    match available_mib() {
+        Some(free) if mib > free => {
+            bail!("{what} needs {mib} MiB of memory, but the machine has {free} MiB available")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks a `--hash-mb` flag used `tables` times at once: 1 to [`MAX_HASH_MB`], and all the
+/// tables within the machine's memory.
+fn check_hash(hash_mb: usize, tables: usize) -> Result<()> {
+    if hash_mb == 0 || hash_mb > MAX_HASH_MB {
+        bail!("--hash-mb must be between 1 and {MAX_HASH_MB}");
+    }
+    let what = if tables == 1 {
+        format!("--hash-mb {hash_mb}")
+    } else {
+        format!("--hash-mb {hash_mb} ({tables} tables at once)")
+    };
+    check_memory(&what, (hash_mb as u64).saturating_mul(tables as u64))
+}
+
+/// Checks the engine flags of `best` and `bench`.
+fn check_engine(e: &EngineArgs) -> Result<()> {
+    check_threads(e.threads)?;
+    check_hash(e.hash_mb, 1)
+}
+
+/// Checks that a count flag, when given, is at least 1.
+fn at_least_one(flag: &str, value: Option<u64>) -> Result<()> {
+    if value == Some(0) {
+        bail!("{flag} must be at least 1");
+    }
+    Ok(())
+}
+
+/// Checks the limits of a command line before any work starts: thread counts within
+/// [`MAX_THREADS`], transposition tables within the machine's memory, and counts that must
+/// be positive. The commands check the rest (positions, moves, tables) as they read them.
+pub fn check_limits(cli: &Cli) -> Result<()> {
+    match &cli.command {
+        Command::Perft(a) => check_threads(a.threads),
+        Command::Best(a) => check_engine(&a.engine),
+        Command::Bench(a) => {
+            check_engine(&a.engine)?;
+            at_least_one("--time-ms", Some(a.time_ms))?;
+            at_least_one("--depth", a.depth.map(u64::from))?;
+            at_least_one("--fingerprint-depth", a.fingerprint_depth.map(u64::from))
+        }
+        Command::Match(a) => {
+            check_threads(a.threads)?;
+            at_least_one("--pairs", Some(a.pairs as u64))?;
+            at_least_one("--time-ms", a.time_ms)?;
+            at_least_one("--depth", a.depth.map(u64::from))?;
+            at_least_one("--max-plies", Some(a.max_plies as u64))?;
+            // Each game played at once has two players, each with its own table.
+            let at_once = a
+                .threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .min(a.pairs.max(1));
+            check_hash(a.hash_mb, 2 * at_once)
+        }
+        Command::Tables(t) => match &t.command {
+            TablesCommand::Build(b) => check_threads(b.threads),
+            _ => Ok(()),
+        },
+        Command::Show(_) | Command::Moves(_) | Command::Apply(_) => Ok(()),
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).
+pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    check_threads(threads)?;
+    match threads {
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -149,11 +253,8 @@ pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Sen
 
 /// The threads a search uses: `threads`, else all cores.
 pub fn search_threads(threads: Option<usize>) -> Result<usize> {
-    match threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
+    check_threads(threads)?;
+    Ok(threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
 }
 
 /// Opens the table layers of at most `max_seeds` seeds (all with `usize::MAX`); a folder

@@ -18,6 +18,7 @@ use cli::{Cli, Command};
 
 /// Runs a parsed command line.
 fn run(cli: Cli) -> Result<()> {
+    common::check_limits(&cli)?;
     let (rules, json) = (&cli.rules, cli.json);
     match &cli.command {
         Command::Show(a) => cmd::rules::show(rules, json, a),

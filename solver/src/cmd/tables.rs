@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Position6, Rules, Side};
 use hoyito_search::{Config, Limits, Searcher};
-use hoyito_tables::{BuildOptions, LayerStats, Progress, TableKey, Tables};
+use hoyito_tables::{layers_up_to, BuildOptions, LayerStats, Progress, TableKey, Tables};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -21,6 +21,10 @@ use crate::common::{
 /// Runs `solve tables ...`.
 pub fn run(rules_args: &RuleArgs, json: bool, a: &TablesArgs) -> Result<()> {
     let (rules, _) = resolve(rules_args, None)?;
+    // A missing folder holds no tables (and a build makes it); a file is never a folder.
+    if a.dir.exists() && !a.dir.is_dir() {
+        bail!("--dir {} is a file, not a folder", a.dir.display());
+    }
     match &a.command {
         TablesCommand::Build(b) => build(&rules, &a.dir, json, b),
         TablesCommand::Probe(p) => probe(rules_args, &a.dir, json, p),
@@ -239,6 +243,19 @@ impl Progress for Bars {
 }
 
 fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
+    if layers_up_to(a.max_seeds).is_empty() {
+        bail!(
+            "--max-seeds {} builds no layer: the smallest layer has 5 seeds on the board",
+            a.max_seeds
+        );
+    }
+    if a.max_seeds > rules.total_seeds() {
+        bail!(
+            "--max-seeds {} is more than the {} seeds of the game",
+            a.max_seeds,
+            rules.total_seeds()
+        );
+    }
     let bars = Bars::new(a.quiet, json, dir);
     let t0 = Instant::now();
     let options = BuildOptions { method: a.method() };
@@ -353,14 +370,16 @@ fn probe(rules_args: &RuleArgs, dir: &Path, json: bool, a: &ProbeArgs) -> Result
     }
     // The board size comes from the first position; every position must share it.
     let (rules, _) = resolve(rules_args, texts.first().map(String::as_str))?;
-    let tables = open(&rules, dir, usize::MAX)?;
-    let one = |text: &str| -> Result<()> {
-        let p = Position6::parse(&rules, text.trim())
-            .with_context(|| format!("bad position '{}'", text.trim()))?;
-        emit(&probe_report(&tables, &p)?, json)
+    let parse = |text: &str| -> Result<Position6> {
+        Position6::parse(&rules, text.trim())
+            .with_context(|| format!("bad position '{}'", text.trim()))
     };
-    for t in &texts {
-        one(t)?;
+    // The positions of the command line are read before the tables, so that a bad one is
+    // named as such whether or not the tables are there.
+    let given = texts.iter().map(|t| parse(t)).collect::<Result<Vec<_>>>()?;
+    let tables = open(&rules, dir, usize::MAX)?;
+    for p in &given {
+        emit(&probe_report(&tables, p)?, json)?;
     }
     if from_stdin {
         for line in std::io::stdin().lock().lines() {
@@ -368,7 +387,7 @@ fn probe(rules_args: &RuleArgs, dir: &Path, json: bool, a: &ProbeArgs) -> Result
             if line.trim().is_empty() {
                 continue;
             }
-            one(&line)?;
+            emit(&probe_report(&tables, &parse(&line)?)?, json)?;
         }
     }
     Ok(())
