@@ -204,6 +204,11 @@ impl Sprt {
     }
 
     /// The LLR of single games (fastchess without `-report penta`).
+    ///
+    /// Under the normalised model the LLR is NaN when a hypothesis lies so far from the
+    /// results that the model finds no distribution for it (hundreds of normalised Elo, far
+    /// beyond the few Elo an engine test uses); fastchess computes NaN there too. A NaN
+    /// LLR decides nothing.
     pub fn llr_trinomial(&self, t: &Trinomial) -> f64 {
         let counts = [t.losses, t.draws, t.wins].map(regularize);
         let (total, probs) = distribution(counts);
@@ -220,7 +225,8 @@ impl Sprt {
         }
     }
 
-    /// The LLR of game pairs, the one fastchess reports when games are paired.
+    /// The LLR of game pairs, the one fastchess reports when games are paired (NaN in the
+    /// same case as [`Sprt::llr_trinomial`]).
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
         let counts = p.counts().map(regularize);
         let (total, probs) = distribution(counts);

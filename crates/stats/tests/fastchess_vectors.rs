@@ -228,3 +228,18 @@ fn erf_matches_known_values() {
     assert_eq!(erf(0.0), 0.0);
     assert_eq!(erf(7.0), 1.0);
 }
+
+/// Fastchess's normalised model has no answer for a hypothesis hundreds of normalised Elo
+/// away: its code gives NaN for these pairs at elo1 = 250 and 5.351364 at elo1 = 100 (run
+/// as in `assert_llr`). The logistic model answers both.
+#[test]
+fn normalized_model_gives_nan_far_from_the_results() {
+    let p = penta(0, 0, 4, 0, 3, 13);
+    let near = sprt(0.0, 100.0, SprtModel::Normalized).llr_pentanomial(&p);
+    assert!((near - 5.351364).abs() < 1e-6, "{near}");
+    let far = sprt(0.0, 250.0, SprtModel::Normalized);
+    assert!(far.llr_pentanomial(&p).is_nan());
+    assert_eq!(far.decide(f64::NAN), hoyito_stats::Decision::Continue);
+    let logistic = sprt(0.0, 250.0, SprtModel::Logistic).llr_pentanomial(&p);
+    assert!((logistic - 9.587084).abs() < 1e-6, "{logistic}");
+}
