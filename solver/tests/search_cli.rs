@@ -315,3 +315,20 @@ fn best_exact_that_gives_up_says_so_with_its_bounds() {
         "{out}"
     );
 }
+
+#[test]
+fn best_exact_builds_the_small_tables_in_memory_unless_told_not_to() {
+    // A 12-seed position of data/conformance/values.jsonl, worth 0; no table files in the
+    // default folder (the tests run in solver/, which has no data/tables).
+    let pos = "0,5,0,1,1,0/1,1,1,1,1,0 N";
+    let v = json(&["best", "--exact", "--threads", "1", pos]);
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["score"], 0);
+    assert_eq!(v["tables_max_seeds"], 12);
+    assert!(v["tables_built_ms"].is_u64());
+    let v = json(&["best", "--exact", "--threads", "1", "--no-tables", pos]);
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["score"], 0);
+    assert_eq!(v["tables_max_seeds"], 0);
+    assert!(v["tables_built_ms"].is_null());
+}

@@ -58,6 +58,8 @@ struct BestReport {
     /// Whether another run gives the same result: one thread and no time limit.
     repeatable: bool,
     tables_max_seeds: usize,
+    /// Milliseconds spent building the tables in memory, when `best` built them.
+    tables_built_ms: Option<u64>,
     #[serde(rename = "move")]
     best: Option<u8>,
     score: i32,
@@ -92,8 +94,12 @@ impl fmt::Display for BestReport {
         if self.tables_max_seeds > 0 {
             writeln!(
                 f,
-                "endgame tables in use: up to {} seeds on the board",
-                self.tables_max_seeds
+                "endgame tables in use: up to {} seeds on the board{}",
+                self.tables_max_seeds,
+                match self.tables_built_ms {
+                    Some(ms) => format!(" (built in memory in {:.2} s)", ms as f64 / 1000.0),
+                    None => String::new(),
+                }
             )?;
         }
         match self.best {
@@ -166,6 +172,25 @@ fn best_tables(rules: &Rules, a: &BestArgs, seeds: usize) -> Result<Option<Arc<T
     Ok((tables.max_seeds() > 0).then(|| Arc::new(tables)))
 }
 
+/// Seeds on the board up to which `best` builds endgame tables in memory (0: none): for an
+/// exact search on 2x6 (asked, or implied by a small position) whose tables, if any, stop
+/// below the position's small layers (up to [`SMALL_LAYERS`] seeds). Building them takes
+/// about a second; solving their components on the fly in the search takes twice that and
+/// twenty times the memory.
+fn small_layers(rules: &Rules, a: &BestArgs, seeds: usize, tables: Option<&Tables>) -> usize {
+    let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
+    let exact = a.exact || (!limited && seeds <= SMALL_LAYERS);
+    let want = SMALL_LAYERS.min(seeds);
+    let have = tables.map_or(0, |t| t.max_seeds());
+    if a.no_tables || rules.holes() != 6 || !exact || want <= 8 || have >= want {
+        return 0;
+    }
+    want
+}
+
+/// The largest layer `best` builds in memory when no table file holds it.
+const SMALL_LAYERS: usize = 12;
+
 /// The limits of `best` and the words that say what they are: the flags given, else an
 /// exact search when the position is small enough to solve quickly, else the default time.
 fn best_limits<const W: usize>(
@@ -217,7 +242,17 @@ fn best_sized<const W: usize>(
     a: &BestArgs,
 ) -> Result<BestReport> {
     let p: Position<W> = position(rules, d)?;
-    let tables = best_tables(rules, a, p.seeds_on_board() as usize)?;
+    let seeds = p.seeds_on_board() as usize;
+    let mut tables = best_tables(rules, a, seeds)?;
+    let small = small_layers(rules, a, seeds, tables.as_deref());
+    let mut built_ms = None;
+    if small > 0 {
+        let start = std::time::Instant::now();
+        let t = with_threads(a.engine.threads, || Tables::in_memory(rules, small))?
+            .context("building the small endgame tables in memory")?;
+        built_ms = Some(start.elapsed().as_millis() as u64);
+        tables = Some(Arc::new(t));
+    }
     let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
     if let Some(t) = &tables {
         searcher = searcher.with_probe(Box::new(Arc::clone(t)));
@@ -248,6 +283,7 @@ fn best_sized<const W: usize>(
         threads,
         repeatable: threads == 1 && limits.time.is_none(),
         tables_max_seeds: tables.as_ref().map_or(0, |t| t.max_seeds()),
+        tables_built_ms: built_ms,
         best: r.best.map(|m| m.0),
         score: r.score,
         exact: r.exact,
