@@ -90,7 +90,9 @@ pub enum Command {
     /// Search depth and speed on a fixed suite of positions (data/bench), with a node count
     /// at a fixed depth that fingerprints the search.
     Bench(BenchArgs),
-    /// Games between two evaluation settings from random openings, both sides of each.
+    /// Games between two players (evaluation weights, depths) from random openings, both
+    /// sides of each, with Elo, normalised Elo, LOS and pentanomial counts as fastchess
+    /// reports them, and an optional SPRT that stops the match at its decision.
     Match(MatchArgs),
 }
 
@@ -258,19 +260,31 @@ pub struct BenchArgs {
 /// Arguments of `solve match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Game pairs to play (each opening is played twice, sides swapped).
+    /// Game pairs to play (each opening is played twice, sides swapped); with --sprt, the
+    /// most pairs the test may take.
     #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
     pub pairs: usize,
     /// Time per move of both players, in milliseconds.
     #[arg(
         long = "time-ms",
-        conflicts_with = "depth",
+        conflicts_with_all = ["depth", "a_depth", "b_depth"],
         allow_negative_numbers = true
     )]
     pub time_ms: Option<u64>,
     /// Depth per move of both players [default: 8].
     #[arg(long, allow_negative_numbers = true)]
     pub depth: Option<u32>,
+    /// Player A's depth per move [default: --depth].
+    #[arg(long = "a-depth", allow_negative_numbers = true)]
+    pub a_depth: Option<u32>,
+    /// Player B's depth per move [default: --depth].
+    #[arg(long = "b-depth", allow_negative_numbers = true)]
+    pub b_depth: Option<u32>,
+    /// A sequential probability ratio test of A against B that ends the match as soon as
+    /// the log-likelihood ratio of the game pairs crosses a bound (fastchess's generalized
+    /// SPRT): elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic].
+    #[arg(long, num_args = 1..=5, value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
     /// Player A's evaluation weight of the row difference (sixteenths of a seed).
     #[arg(long = "a-row", default_value_t = Eval::default().row, allow_negative_numbers = true)]
     pub a_row: i32,

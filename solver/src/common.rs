@@ -220,6 +220,8 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             at_least_one("--pairs", Some(a.pairs as u64))?;
             at_least_one("--time-ms", a.time_ms)?;
             at_least_one("--depth", a.depth.map(u64::from))?;
+            at_least_one("--a-depth", a.a_depth.map(u64::from))?;
+            at_least_one("--b-depth", a.b_depth.map(u64::from))?;
             at_least_one("--max-plies", Some(a.max_plies as u64))?;
             // Each game played at once has two players, each with its own table.
             let at_once = a

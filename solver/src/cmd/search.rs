@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Game, Move, Position, Rules, Side};
 use hoyito_search::{plain_search, Config, Eval, Limits, SearchResult, Searcher, TableKind};
+use hoyito_stats::{Decision, EloEstimate, MeanInterval, Outcome, Pentanomial, Sprt, Trinomial};
 use hoyito_tables::Tables;
 use serde::Serialize;
 
@@ -499,24 +500,125 @@ fn bench_sized<const W: usize>(
     })
 }
 
-/// A player's evaluation weights in a match report.
+/// A player in a match report: evaluation weights and depth.
 #[derive(Serialize)]
-struct Weights {
+struct Player {
     row: i32,
     mobility: i32,
+    /// Depth per move; `None` under a time limit.
+    depth: Option<u32>,
 }
 
-/// What `solve match` prints.
+impl Player {
+    fn limits(&self, a: &MatchArgs) -> Limits {
+        match (a.time_ms, self.depth) {
+            (Some(t), _) => Limits::time_ms(t),
+            (None, d) => Limits::depth(d.unwrap_or(DEFAULT_MATCH_DEPTH)),
+        }
+    }
+}
+
+/// Depth per move of a match without --depth or --time-ms.
+const DEFAULT_MATCH_DEPTH: u32 = 8;
+
+/// An Elo estimate in a match report (see [`EloEstimate`]); an infinite interval end (a
+/// score interval that passes 0 or 1) is written `null` in JSON.
+#[derive(Serialize)]
+struct EloReport {
+    elo: f64,
+    elo_error: f64,
+    elo_lower: f64,
+    elo_upper: f64,
+    nelo: f64,
+    nelo_error: f64,
+    /// Likelihood of superiority of A, 0 to 1.
+    los: f64,
+}
+
+impl From<EloEstimate> for EloReport {
+    fn from(e: EloEstimate) -> Self {
+        EloReport {
+            elo: e.elo,
+            elo_error: e.elo_error,
+            elo_lower: e.elo_lower,
+            elo_upper: e.elo_upper,
+            nelo: e.nelo,
+            nelo_error: e.nelo_error,
+            los: e.los,
+        }
+    }
+}
+
+/// A mean with its 95% interval in a match report.
+#[derive(Serialize)]
+struct MeanReport {
+    mean: f64,
+    error: f64,
+    lower: f64,
+    upper: f64,
+}
+
+impl From<MeanInterval> for MeanReport {
+    fn from(m: MeanInterval) -> Self {
+        MeanReport {
+            mean: m.mean,
+            error: m.error,
+            lower: m.lower(),
+            upper: m.upper(),
+        }
+    }
+}
+
+/// The SPRT of a match report.
+#[derive(Serialize)]
+struct SprtReport {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: &'static str,
+    /// The log-likelihood ratio of the game pairs played.
+    llr: f64,
+    lower_bound: f64,
+    upper_bound: f64,
+    /// `H0`, `H1` or `continue` (the pair budget ran out first).
+    decision: &'static str,
+}
+
+/// What `solve match` prints. Results are A's; the Elo estimate is the pentanomial one (from
+/// game pairs), as fastchess reports for paired games, and `elo_trinomial` the one from
+/// single games.
 #[derive(Serialize)]
 struct MatchReport {
     games: usize,
-    a: Weights,
-    b: Weights,
-    wins: u32,
-    draws: u32,
-    losses: u32,
+    a: Player,
+    b: Player,
+    wins: u64,
+    draws: u64,
+    losses: u64,
     score: f64,
+    /// Seeds per game.
     mean_margin: f64,
+    /// Game pairs played (fewer than --pairs when the SPRT decided).
+    pairs: usize,
+    /// Pairs that scored 0, ½, 1, 1½ and 2 points.
+    pentanomial: [u64; 5],
+    /// Pairs of a win and a loss, and of two draws (both in the middle bucket).
+    pairs_win_loss: u64,
+    pairs_draw_draw: u64,
+    /// Share of games drawn.
+    draw_ratio: f64,
+    /// `None` when the pairs have no spread (all scored alike).
+    elo: Option<EloReport>,
+    elo_trinomial: Option<EloReport>,
+    /// Seeds A won by per pair (both games together), with its 95% interval.
+    pair_margin: Option<MeanReport>,
+    sprt: Option<SprtReport>,
+}
+
+/// `x ± e` with a sign on `x` (`e` is `inf` when the interval is unbounded).
+fn plus_minus(x: f64, e: f64) -> String {
+    format!("{x:+.2} ± {e:.2}")
 }
 
 impl fmt::Display for MatchReport {
@@ -534,7 +636,60 @@ impl fmt::Display for MatchReport {
             self.losses,
             self.score,
             self.mean_margin
-        )
+        )?;
+        if let (Some(da), Some(db)) = (self.a.depth, self.b.depth) {
+            writeln!(f, "Depth A {da}, B {db}")?;
+        }
+        let [p0, p1, p2, p3, p4] = self.pentanomial;
+        writeln!(
+            f,
+            "Pairs {}, Ptnml(0-2) [{p0}, {p1}, {p2}, {p3}, {p4}] ({} win-loss, {} draw-draw), draw ratio {:.1}%",
+            self.pairs,
+            self.pairs_win_loss,
+            self.pairs_draw_draw,
+            100.0 * self.draw_ratio
+        )?;
+        match &self.elo {
+            Some(e) => writeln!(
+                f,
+                "Elo {} [{:.2}, {:.2}], nElo {}, LOS {:.2}%",
+                plus_minus(e.elo, e.elo_error),
+                e.elo_lower,
+                e.elo_upper,
+                plus_minus(e.nelo, e.nelo_error),
+                100.0 * e.los
+            )?,
+            None => writeln!(f, "Elo: none (all pairs scored alike)")?,
+        }
+        if let Some(m) = &self.pair_margin {
+            writeln!(
+                f,
+                "Margin per pair {} seeds for A",
+                plus_minus(m.mean, m.error)
+            )?;
+        }
+        if let Some(s) = &self.sprt {
+            writeln!(
+                f,
+                "SPRT elo0={} elo1={} alpha={} beta={} ({}): LLR {:.2} ({:.2}, {:.2}), {} after {} pairs",
+                s.elo0,
+                s.elo1,
+                s.alpha,
+                s.beta,
+                s.model,
+                s.llr,
+                s.lower_bound,
+                s.upper_bound,
+                match s.decision {
+                    "H0" => "H0 accepted",
+                    "H1" => "H1 accepted",
+                    _ if s.llr.is_nan() => "undecided (the normalized model has no LLR this far from elo1)",
+                    _ => "undecided",
+                },
+                self.pairs
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -557,7 +712,16 @@ pub fn play_match(rules_args: &RuleArgs, json: bool, a: &MatchArgs) -> Result<()
     if a.pairs == 0 {
         bail!("--pairs must be at least 1");
     }
-    let report = dispatch!(rules, match_sized(&rules, a))?;
+    let sprt = if a.sprt.is_empty() {
+        None
+    } else {
+        let text = a.sprt.join(" ");
+        Some(
+            text.parse::<Sprt>()
+                .with_context(|| format!("--sprt {text}"))?,
+        )
+    };
+    let report = dispatch!(rules, match_sized(&rules, a, sprt.as_ref()))?;
     emit(&report, json)
 }
 
@@ -565,8 +729,7 @@ pub fn play_match(rules_args: &RuleArgs, json: bool, a: &MatchArgs) -> Result<()
 fn play_game<const W: usize>(
     rules: &Rules,
     opening: &[Move],
-    players: [&Searcher<W>; 2],
-    limits: &Limits,
+    players: [(&Searcher<W>, &Limits); 2],
     a: &MatchArgs,
 ) -> (i32, Vec<String>) {
     let mut dumped = Vec::new();
@@ -587,9 +750,9 @@ fn play_game<const W: usize>(
     while !game.is_over() && ply < a.max_plies {
         dump(&game, ply);
         let p = game.position();
-        let who = p.side_to_move().index();
-        players[who].clear();
-        let r = players[who].search(&p, limits);
+        let (player, limits) = players[p.side_to_move().index()];
+        player.clear();
+        let r = player.search(&p, limits);
         let Some(m) = r.best else { break };
         if game.play(m).is_err() {
             break;
@@ -622,54 +785,89 @@ fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Vec<Vec<Move>> {
         .collect()
 }
 
-fn match_sized<const W: usize>(rules: &Rules, a: &MatchArgs) -> Result<MatchReport> {
-    let limits = match a.time_ms {
-        Some(t) => Limits::time_ms(t),
-        None => Limits::depth(a.depth.unwrap_or(8)),
-    };
-    let weights_a = Weights {
+/// A played pair: A's margins as South and as North, and the dumped positions.
+type PairResult = (i32, i32, Vec<String>);
+
+/// Plays the pairs in batches of one per worker thread and scores them in order, stopping
+/// after the first pair at which the SPRT decides. Where it stops depends only on the games,
+/// not on the threads: with depth limits and one search thread per player, the same
+/// command gives the same match.
+fn match_sized<const W: usize>(
+    rules: &Rules,
+    a: &MatchArgs,
+    sprt: Option<&Sprt>,
+) -> Result<MatchReport> {
+    let player_a = Player {
         row: a.a_row,
         mobility: a.a_mobility,
+        depth: a
+            .time_ms
+            .is_none()
+            .then(|| a.a_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
     };
-    let weights_b = Weights {
+    let player_b = Player {
         row: a.b_row,
         mobility: a.b_mobility,
+        depth: a
+            .time_ms
+            .is_none()
+            .then(|| a.b_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
     };
-    let config = |w: &Weights| Config {
+    let (limits_a, limits_b) = (player_a.limits(a), player_b.limits(a));
+    let config = |p: &Player| Config {
         threads: 1,
         hash_mb: a.hash_mb,
         table: TableKind::Atomic,
         eval: Eval {
-            row: w.row,
-            mobility: w.mobility,
+            row: p.row,
+            mobility: p.mobility,
         },
         ..Config::default()
     };
-    let games = |opening: &Vec<Move>| {
-        let pa = Searcher::<W>::new(*rules, config(&weights_a));
-        let pb = Searcher::<W>::new(*rules, config(&weights_b));
+    let pair = |opening: &Vec<Move>| -> PairResult {
+        let pa = Searcher::<W>::new(*rules, config(&player_a));
+        let pb = Searcher::<W>::new(*rules, config(&player_b));
         // A plays South, then North.
-        let (d1, mut dump) = play_game(rules, opening, [&pa, &pb], &limits, a);
-        let (d2, dump2) = play_game(rules, opening, [&pb, &pa], &limits, a);
+        let (d1, mut dump) = play_game(rules, opening, [(&pa, &limits_a), (&pb, &limits_b)], a);
+        let (d2, dump2) = play_game(rules, opening, [(&pb, &limits_b), (&pa, &limits_a)], a);
         dump.extend(dump2);
         (d1, -d2, dump)
     };
     let openings = openings::<W>(rules, a);
-    let results: Vec<(i32, i32, Vec<String>)> = {
+
+    let mut games = Trinomial::default();
+    let mut pairs = Pentanomial::default();
+    let mut results: Vec<PairResult> = Vec::new();
+    let mut llr = None;
+    with_threads(a.threads, || {
         use rayon::prelude::*;
-        with_threads(a.threads, || openings.par_iter().map(games).collect())?
-    };
-    let (mut wins, mut draws, mut losses, mut margin) = (0, 0, 0, 0i64);
-    for &(x, y, _) in &results {
-        for d in [x, y] {
-            margin += d as i64;
-            match d.cmp(&0) {
-                std::cmp::Ordering::Greater => wins += 1,
-                std::cmp::Ordering::Equal => draws += 1,
-                std::cmp::Ordering::Less => losses += 1,
+        let batch = if sprt.is_some() {
+            rayon::current_num_threads().max(1)
+        } else {
+            openings.len()
+        };
+        'batches: for chunk in openings.chunks(batch) {
+            let played: Vec<PairResult> = chunk.par_iter().map(pair).collect();
+            for r in played {
+                let (x, y) = (
+                    Outcome::from_margin(r.0.into()),
+                    Outcome::from_margin(r.1.into()),
+                );
+                games.add(x);
+                games.add(y);
+                pairs.add_pair(x, y);
+                results.push(r);
+                if let Some(s) = sprt {
+                    let l = s.llr_pentanomial(&pairs);
+                    llr = Some(l);
+                    if s.decide(l) != Decision::Continue {
+                        break 'batches;
+                    }
+                }
             }
         }
-    }
+    })?;
+
     if let Some(path) = &a.dump {
         let out: String = results
             .iter()
@@ -677,15 +875,39 @@ fn match_sized<const W: usize>(rules: &Rules, a: &MatchArgs) -> Result<MatchRepo
             .collect();
         std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let games = 2 * results.len();
+    let margin: i64 = results.iter().map(|&(x, y, _)| (x + y) as i64).sum();
+    let n_games = 2 * results.len();
     Ok(MatchReport {
-        games,
-        a: weights_a,
-        b: weights_b,
-        wins,
-        draws,
-        losses,
-        score: (wins as f64 + 0.5 * draws as f64) / games as f64,
-        mean_margin: margin as f64 / games as f64,
+        games: n_games,
+        a: player_a,
+        b: player_b,
+        wins: games.wins,
+        draws: games.draws,
+        losses: games.losses,
+        score: games.score().unwrap_or(0.5),
+        mean_margin: margin as f64 / n_games as f64,
+        pairs: results.len(),
+        pentanomial: pairs.counts(),
+        pairs_win_loss: pairs.wl,
+        pairs_draw_draw: pairs.dd,
+        draw_ratio: games.draw_ratio().unwrap_or(0.0),
+        elo: pairs.elo().map(EloReport::from),
+        elo_trinomial: games.elo().map(EloReport::from),
+        pair_margin: MeanInterval::from_values(results.iter().map(|&(x, y, _)| (x + y) as f64))
+            .map(MeanReport::from),
+        sprt: sprt.map(|s| {
+            let llr = llr.unwrap_or(0.0);
+            SprtReport {
+                elo0: s.elo0(),
+                elo1: s.elo1(),
+                alpha: s.alpha(),
+                beta: s.beta(),
+                model: s.model().name(),
+                llr,
+                lower_bound: s.lower_bound(),
+                upper_bound: s.upper_bound(),
+                decision: s.decide(llr).name(),
+            }
+        }),
     })
 }
