@@ -84,3 +84,32 @@ fn answers_from_the_tables_prefer_a_capture_that_keeps_the_value() {
         "only {found} positions with both kinds of best move"
     );
 }
+
+/// Exact search over the tables up to 16 seeds (built here, in memory) on 20-seed positions
+/// whose values come from a table build up to 24 seeds (`data/exact/values20.jsonl`): a
+/// 20-seed position's quiet component holds tens of millions of positions, where the
+/// threshold proofs must find the same values as the retrograde build.
+#[test]
+fn exact_search_over_tables_equals_the_20_seed_layer() {
+    let rules = Rules::default();
+    let tables = Arc::new(Tables::in_memory(&rules, 16).unwrap());
+    let s = Searcher::<2>::new(rules, Config::default()).with_probe(Box::new(tables));
+    let path = hoyito_testkit::data_dir().join("exact/values20.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let text = v["position"].as_str().unwrap();
+        let p = Position6::parse(&rules, text).unwrap();
+        assert_eq!(p.seeds_on_board(), 20);
+        let r = s.search(&p, &Limits::exact());
+        assert!(r.exact, "{text}");
+        assert_eq!(r.score, v["value"].as_i64().unwrap() as i32, "{text}");
+        // The move given keeps the value.
+        let c = p.play(&rules, r.best.unwrap()).unwrap();
+        let child = s.search(&c.position, &Limits::exact());
+        assert_eq!(c.value(child.score), r.score, "{text}: move {}", c.mv);
+        checked += 1;
+    }
+    assert_eq!(checked, 20);
+}
