@@ -1,4 +1,4 @@
-//! Exact values by threshold proofs over an explicit graph of positions, best-first.
+//! Exact values by threshold proofs over an explicit graph of positions, explored in rounds.
 //!
 //! Depth-first search proves values badly in this game (see `retro.rs`): non-capturing moves
 //! wander through components of millions of positions. On 2x6 the component of a 16-seed
