@@ -41,9 +41,8 @@ fn identical_players_score_one_point_a_pair() {
 
 #[test]
 fn match_reports_pair_statistics() {
-    let v = json(&[
+    let args = [
         "match",
-        "--json",
         "--pairs",
         "4",
         "--depth",
@@ -52,7 +51,8 @@ fn match_reports_pair_statistics() {
         "1",
         "--hash-mb",
         "1",
-    ]);
+    ];
+    let v = json(&args);
     let p: Vec<u64> = v["pentanomial"]
         .as_array()
         .unwrap()
@@ -84,17 +84,7 @@ fn match_reports_pair_statistics() {
     assert!((m["mean"].as_f64().unwrap() - 2.0 * mean_margin).abs() < 1e-9);
     assert!(m["lower"].as_f64().unwrap() <= m["upper"].as_f64().unwrap());
 
-    let text = ok(&[
-        "match",
-        "--pairs",
-        "4",
-        "--depth",
-        "2",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "1",
-    ]);
+    let text = ok(&args);
     assert!(text.contains("Ptnml(0-2) ["), "{text}");
     assert!(text.contains("nElo"), "{text}");
     assert!(text.contains("LOS"), "{text}");
