@@ -85,12 +85,18 @@ impl<const W: usize> Searcher<W> {
         &self.config
     }
 
-    /// Forgets every stored result (a later search then repeats its node count exactly).
+    /// Forgets every stored result and proven bound (a later depth-limited search then
+    /// repeats its node count exactly; components solved whole are kept).
     pub fn clear(&self) {
         match &self.table {
             AnyTable::Atomic(t) => Table::<W>::clear(t),
             AnyTable::Map(t) => t.clear(),
         }
+        // The proofs' bounds too (components solved whole are kept, as with retrograde).
+        self.prover
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .forget();
     }
 
     /// Searches `p` within `limits`.

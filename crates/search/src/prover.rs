@@ -101,6 +101,11 @@ impl<const W: usize> Prover<W> {
         }
     }
 
+    /// Forgets the bounds proven so far.
+    pub fn forget(&mut self) {
+        self.bounds.clear();
+    }
+
     /// Starts a search that must end by `deadline`.
     pub fn start(&mut self, deadline: Option<Instant>) {
         self.base = self.expanded;
