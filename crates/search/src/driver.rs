@@ -244,9 +244,19 @@ impl<const W: usize> Searcher<W> {
                     )
                 })
                 .unwrap_or_default();
-                let best = pv.first().copied();
-                let best = best.or_else(|| root.moves(&rules).children().first().map(|c| c.mv));
-                SearchResult::proven(v, best, pv)
+                match pv.first() {
+                    Some(&m) => SearchResult::proven(v, Some(m), pv),
+                    // The value is proven but no move that keeps it was within the limits:
+                    // not an exact answer (the bounds say the value; the move is a guess).
+                    None => SearchResult {
+                        best: root.moves(&rules).children().first().map(|c| c.mv),
+                        score: v,
+                        lower: v,
+                        upper: v,
+                        stopped: true,
+                        ..SearchResult::unknown(0)
+                    },
+                }
             }
             Err((lower, upper)) => SearchResult {
                 best: root.moves(&self.rules).children().first().map(|c| c.mv),
