@@ -215,10 +215,7 @@ impl<const W: usize> Searcher<W> {
         let mut prover = self.prover.lock().unwrap_or_else(|e| e.into_inner());
         prover.start(budget.deadline);
         let work0 = prover.work();
-        // The proofs start at 0, where most values lie: a depth-4 guess was measured no
-        // better on the 16-seed suites (Hoyito II 10.3 s against 11.5 s, Hoyito III 9.4 s
-        // against 5.9 s, all positions together).
-        let result = match prover.value(probe, &budget, root, 0) {
+        let result = match prover.value(probe, &budget, root) {
             Ok(v) => {
                 let rules = self.rules;
                 // The line of moves that keep the value, captures first. The first move is
@@ -232,7 +229,7 @@ impl<const W: usize> Searcher<W> {
                 };
                 let pv = walk(&rules, root, |moves, p| {
                     let b = if moves.is_empty() { &budget } else { &line };
-                    let Ok(v) = prover.value(probe, b, p, 0) else {
+                    let Ok(v) = prover.value(probe, b, p) else {
                         return Some(None);
                     };
                     Some(
