@@ -473,7 +473,12 @@ pub struct PlayArgs {
     /// Engine strength, 1 (shallow, a seeded choice among near-best moves) to 5 (perfect
     /// where an exact search is quick or the tables reach, else a 3 s search); from level 3
     /// the engine plays perfectly inside the endgame tables [default: 3].
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5), conflicts_with_all = ["depth", "time_ms", "exact"])]
+    #[arg(
+        long,
+        value_parser = clap::value_parser!(u8).range(1..=5),
+        allow_negative_numbers = true,
+        conflicts_with_all = ["depth", "time_ms", "exact"]
+    )]
     pub level: Option<u8>,
     /// The engine searches this many plies for each move (instead of a level).
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["time_ms", "exact"])]
