@@ -99,7 +99,8 @@ pub enum Command {
     /// hole number plays it; moves, hint, eval on|off, analyse, undo [N], redo, save FILE,
     /// load FILE, swap, resign, quit, help. When standard input is not a terminal it reads
     /// the same commands one a line, so games can be scripted. Every game is written as a
-    /// record when it ends (data/RECORDS.md).
+    /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
+    /// to standard error and standard output gets one report of the games.
     Play(PlayArgs),
 }
 

@@ -13,7 +13,7 @@ use hoyito_rules::{read_records, Record, Side, Termination, Winner};
 use serde_json::Value;
 
 /// Runs `solve play ARGS` in `dir` with `stdin` as its input: success, stdout, stderr.
-fn play_in(dir: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
+fn play_in(dir: &Path, args: &[&str], stdin: impl AsRef<[u8]>) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
         .arg("play")
         .args(args)
@@ -25,7 +25,7 @@ fn play_in(dir: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
         .spawn()
         .expect("the solve binary runs");
     // A game may end before it has read all its input: a closed pipe is no error here.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_ref());
     let out = child.wait_with_output().unwrap();
     (
         out.status.success(),
@@ -35,7 +35,7 @@ fn play_in(dir: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
 }
 
 /// Runs a game that must succeed with `--json`: the report and the transcript.
-fn play_json(dir: &Path, args: &[&str], stdin: &str) -> (Value, String) {
+fn play_json(dir: &Path, args: &[&str], stdin: impl AsRef<[u8]>) -> (Value, String) {
     let mut all = args.to_vec();
     all.push("--json");
     let (ok, out, err) = play_in(dir, &all, stdin);
@@ -105,7 +105,7 @@ fn a_person_against_the_engine_plays_to_the_end_and_the_record_replays() {
             "--record",
             rec.to_str().unwrap(),
         ],
-        &every_hole(400),
+        every_hole(400),
     );
     let g = &report["games"][0];
     assert_ne!(g["end"], "unfinished", "{transcript}");
@@ -253,9 +253,13 @@ fn two_people_undo_redo_save_and_load() {
 fn bad_input_at_the_prompt_gets_a_message_and_a_new_prompt() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("g.txt");
-    let script = "foo\n0\n7\n99999999999999999999\n-1\nundo x\nundo 0\nundo\nredo\nsave\nload\n\
+    // Bytes that are not UTF-8 too.
+    let mut script = b"foo\n\xff\xfe\n".to_vec();
+    script.extend_from_slice(
+        b"0\n7\n99999999999999999999\n-1\nundo x\nundo 0\nundo\nredo\nsave\nload\n\
                   load /no/such/file\nsave /no/such/dir/f\neval maybe\n\n   \nhelp\nmoves\n\
-                  hint\nanalyse\neval on\n1\neval off\nswap\nboard\nquit\n";
+                  hint\nanalyse\neval on\n1\neval off\nswap\nboard\nquit\n",
+    );
     let (report, t) = play_json(
         dir.path(),
         &[
@@ -268,11 +272,13 @@ fn bad_input_at_the_prompt_gets_a_message_and_a_new_prompt() {
             "--record",
             rec.to_str().unwrap(),
         ],
-        script,
+        &script,
     );
     for needle in [
         "unknown command 'foo'",
-        "out of range",
+        "move 7 is out of range",
+        "move 99999999999999999999 is out of range",
+        "unknown command '\u{fffd}\u{fffd}'",
         "undo takes a number",
         "nothing to undo",
         "nothing to redo",
@@ -557,4 +563,48 @@ fn from_level_3_the_engine_plays_perfectly_inside_the_tables() {
             assert!(r.plies.iter().all(|p| p.note.as_ref().unwrap().exact));
         }
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_records_the_game_so_far() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["play", "--south", "human", "--north", "human", "--record"])
+        .arg(&rec)
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"1\n").unwrap();
+    stdin.flush().unwrap();
+    // Wait for North's prompt: South's move is played.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !String::from_utf8_lossy(&seen).contains("North> ") {
+        assert_eq!(stdout.read(&mut byte).unwrap(), 1, "the game goes on");
+        seen.push(byte[0]);
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    if !killed.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no kill command to send Ctrl-C");
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    }
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    let r = &records(&rec)[0];
+    assert_eq!(r.termination, Termination::Unfinished);
+    let moves: Vec<String> = r.plies.iter().map(|p| p.to_string()).collect();
+    assert_eq!(moves, ["S1"]);
 }

@@ -15,7 +15,7 @@ use crate::common::{draw_marked, side_name, Marks};
 
 /// Standard input, read one line at a time.
 pub struct Input {
-    lines: std::io::Lines<std::io::StdinLock<'static>>,
+    stdin: std::io::StdinLock<'static>,
     /// Whether standard input is a terminal (else each line read is echoed after the prompt,
     /// so that a scripted game reads like a typed one).
     pub terminal: bool,
@@ -28,14 +28,22 @@ impl Input {
         let stdin = std::io::stdin();
         let terminal = stdin.is_terminal();
         Input {
-            lines: stdin.lock().lines(),
+            stdin: stdin.lock(),
             terminal,
         }
     }
 
-    /// The next line, `None` at the end of the input (or when it cannot be read).
+    /// The next line (bytes that are not UTF-8 replaced), `None` at the end of the input
+    /// or when it cannot be read.
     fn line(&mut self) -> Option<String> {
-        self.lines.next().and_then(|l| l.ok())
+        let mut bytes = Vec::new();
+        match self.stdin.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&bytes);
+                Some(text.trim_end_matches(['\n', '\r']).to_string())
+            }
+        }
     }
 }
 
@@ -382,7 +390,11 @@ impl<'a, const W: usize> Session<'a, W> {
                     Ok(_) => self.play(mv, None),
                     Err(e) => self.say(&format!("{e}\n")),
                 },
-                Err(e) => self.say(&format!("{e}\n")),
+                // A number too large for any hole is named as typed.
+                Err(_) => self.say(&format!(
+                    "move {w} is out of range: holes are numbered 1 to {}\n",
+                    self.rules.holes()
+                )),
             },
             "moves" => self.list_moves(),
             "hint" => {
