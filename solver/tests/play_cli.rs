@@ -608,3 +608,52 @@ fn ctrl_c_records_the_game_so_far() {
     let moves: Vec<String> = r.plies.iter().map(|p| p.to_string()).collect();
     assert_eq!(moves, ["S1"]);
 }
+
+/// Runs `solve play` for two people in a pseudo-terminal (util-linux `script`) with `env`
+/// settings, typing `1` and `quit`: its output, or `None` where `script` is missing.
+fn in_terminal(dir: &Path, env: &str) -> Option<String> {
+    let cmd = format!(
+        "env {env} {} play --south human --north human --record {}",
+        env!("CARGO_BIN_EXE_solve"),
+        dir.join("t.txt").display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let _ = child.stdin.take().unwrap().write_all(b"1\nquit\n");
+    let out = child.wait_with_output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn colour_only_on_a_terminal_without_no_color() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(coloured) = in_terminal(dir.path(), "-u NO_COLOR") else {
+        eprintln!("skipped: no `script` command to run a pseudo-terminal");
+        return;
+    };
+    // The start hole in cyan, the landing hole in bold yellow.
+    assert!(coloured.contains("\u{1b}[36m  2^\u{1b}[0m"), "{coloured}");
+    assert!(coloured.contains("\u{1b}[1;33m  1*\u{1b}[0m"), "{coloured}");
+    let plain = in_terminal(dir.path(), "NO_COLOR=1").unwrap();
+    assert!(plain.contains("South plays S1"), "{plain}");
+    assert!(!plain.contains("\u{1b}["), "{plain}");
+    // Piped output has no colour, NO_COLOR or not.
+    let piped = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["play", "--south", "random", "--north", "random", "--record"])
+        .arg(dir.path().join("p.txt"))
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    let text = String::from_utf8_lossy(&piped.stdout);
+    assert!(text.contains("game over"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+}
