@@ -204,6 +204,26 @@ impl RulesReport {
     }
 }
 
+/// A small deterministic random generator (splitmix64): the seeded openings of `match`,
+/// the seeded choices of `play`.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 /// Most threads a command may start. A search gains nothing from threads beyond the cores
 /// (machines with more than 1024 cores are rare), and each search thread reserves 1 GiB of
 /// address space for its stack: 1024 of them fit the 128 TiB of a 64-bit address space many

@@ -8,6 +8,8 @@ use hoyito_rules::{Move, Note, Position, Rules};
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
 use hoyito_tables::Tables;
 
+use crate::common::Rng;
+
 /// How strong the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strength {
@@ -30,30 +32,6 @@ impl Strength {
             Strength::TimeMs(t) => format!("engine {t} ms"),
             Strength::Exact => "engine exact".to_string(),
         }
-    }
-}
-
-/// A small deterministic random generator (splitmix64) for the seeded choices.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next number.
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -117,7 +95,7 @@ impl<const W: usize> Engine<W> {
             analyst,
             strength,
             table_seeds,
-            rng: Rng::new(seed),
+            rng: Rng(seed),
         }
     }
 
