@@ -657,3 +657,25 @@ fn colour_only_on_a_terminal_without_no_color() {
     assert!(text.contains("game over"), "{text}");
     assert!(!text.contains('\u{1b}'), "{text}");
 }
+
+/// The golden transcript of a scripted game against the depth-2 engine.
+const GOLDEN: &str = "tests/golden/play-depth2.txt";
+
+#[test]
+fn a_scripted_game_prints_the_golden_transcript() {
+    // One thread, a depth limit and a clean table for each move: the same moves and the same
+    // text every time. Regenerate with UPDATE_GOLDEN=1 after a deliberate change of output.
+    let dir = tempfile::tempdir().unwrap();
+    let script = "1\nhint\nanalyse\nmoves\nundo\nredo\neval on\n2\n3\n4\n5\n6\n1\nquit\n";
+    let (ok, out, err) = play_in(dir.path(), &["--depth", "2", "--record", "g.txt"], script);
+    assert!(ok, "{err}");
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &out).unwrap();
+    }
+    let want = std::fs::read_to_string(&golden).unwrap();
+    assert!(
+        out == want,
+        "the transcript differs from {GOLDEN} (UPDATE_GOLDEN=1 rewrites it):\n{out}"
+    );
+}

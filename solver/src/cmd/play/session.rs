@@ -349,8 +349,11 @@ impl<'a, const W: usize> Session<'a, W> {
             -r.score
         };
         let n = p.seeds_on_board() as i32;
-        let mine = p.captured(side) as i32 + (n + v) / 2;
-        let theirs = p.captured(side.opponent()) as i32 + (n - v) / 2;
+        // The seeds on the board split so that the difference is the value (a heuristic
+        // value may be odd, or beyond the seeds left).
+        let gain = (n + v).div_euclid(2).clamp(0, n);
+        let mine = p.captured(side) as i32 + gain;
+        let theirs = p.captured(side.opponent()) as i32 + n - gain;
         let (s, no) = if side == Side::South {
             (mine, theirs)
         } else {
