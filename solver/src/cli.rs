@@ -99,7 +99,7 @@ pub enum Command {
     Match(MatchArgs),
     /// Play a game in the terminal: a person against the engine, engine against engine, or
     /// two people; with --match, a Hoyito III match of rounds. Commands at the prompt: a
-    /// hole number plays it; moves, hint, eval on|off, analyse, undo [N], redo, save FILE,
+    /// hole number plays it; moves, hint, eval on|off, analyse, `undo [N]`, redo, save FILE,
     /// load FILE, swap, resign, quit, help. When standard input is not a terminal it reads
     /// the same commands one a line, so games can be scripted. Every game is written as a
     /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
