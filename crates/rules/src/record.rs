@@ -821,21 +821,8 @@ fn mismatch(t: &Token, what: &'static str, record: String, replay: String) -> Re
     )
 }
 
-/// Checks a game's tags and replays its moves.
-fn check(raw: &RawGame) -> Result<Record, RecordError> {
-    let first = Token {
-        text: String::new(),
-        line: raw.first_line,
-        column: 1,
-    };
-    for (i, (k, _)) in raw.tags.iter().enumerate() {
-        if raw.tags[..i].iter().any(|(j, _)| j.text == k.text) {
-            return Err(error(k, RecordErrorKind::DuplicateTag(k.text.clone())));
-        }
-    }
-    let tags = Tags {
-        get: raw.tags.iter().map(|(k, v)| (k, v)).collect(),
-    };
+/// The rules and start that a game's tags give.
+fn rules_and_start(tags: &Tags, first: &Token) -> Result<(Rules, Position12), RecordError> {
     let variant: Variant = tags
         .parse("Variant", parse_rule)?
         .unwrap_or(Variant::Hoyito2);
@@ -847,63 +834,63 @@ fn check(raw: &RawGame) -> Result<Record, RecordError> {
         .parse("CaptureSide", parse_rule)?
         .unwrap_or(CaptureSide::Any);
     let diagram = tags.parse("Start", |s| s.parse::<Diagram>().map_err(|e| e.to_string()))?;
+    let bad_start = |reason: String| {
+        error(
+            tags.value("Start").expect("a Start tag"),
+            RecordErrorKind::BadTag {
+                tag: "Start".into(),
+                reason,
+            },
+        )
+    };
     let holes = match (tags.parse("Holes", parse_number)?, &diagram) {
         (Some(h), Some(d)) if h != d.holes() => {
-            return Err(error(
-                tags.value("Start").expect("a start"),
-                RecordErrorKind::BadTag {
-                    tag: "Start".into(),
-                    reason: format!("{} holes a row, but the Holes tag says {h}", d.holes()),
-                },
-            ))
+            return Err(bad_start(format!(
+                "{} holes a row, but the Holes tag says {h}",
+                d.holes()
+            )))
         }
         (Some(h), _) => h,
         (None, Some(d)) => d.holes(),
         (None, None) => 6,
     };
     let rules = Rules::new(variant, holes, seeds, last_four, capture_side).map_err(|e| {
-        let at = tags
-            .value("Holes")
-            .or(tags.value("Seeds"))
-            .unwrap_or(&first);
+        let at = tags.value("Holes").or(tags.value("Seeds")).unwrap_or(first);
         error(at, RecordErrorKind::Rules(e))
     })?;
     let start = match &diagram {
-        Some(d) => Position12::from_diagram(&rules, d).map_err(|e| {
-            error(
-                tags.value("Start").expect("a start"),
-                RecordErrorKind::BadTag {
-                    tag: "Start".into(),
-                    reason: e.to_string(),
-                },
-            )
-        })?,
+        Some(d) => Position12::from_diagram(&rules, d).map_err(|e| bad_start(e.to_string()))?,
         None => Position12::start(&rules).expect("valid rules give a start"),
     };
-    let round = tags.parse("Round", |s| {
-        parse_number(s)
-            .ok()
-            .filter(|&n| n >= 1)
-            .map(|n| n as u32)
-            .ok_or_else(|| format!("'{s}' is not a round number (1, 2, ...)"))
-    })?;
-    let result_tag = tags.parse("Result", parse_result)?;
-    let score_tag = tags.parse("Score", parse_score)?;
-    let end_tag = tags.parse("End", parse_end)?;
+    Ok((rules, start))
+}
 
-    // Replay.
-    let mut game = Game::<4>::new(rules, start);
-    let mut plies: Vec<Ply> = Vec::new();
-    let mut lost_marker: Option<(&Token, u8)> = None;
-    let mut result_word: Option<(&Token, Option<Winner>)> = None;
-    let mut last_ended = false;
-    for w in &raw.words {
-        if result_word.is_some() {
-            return Err(error(w, RecordErrorKind::AfterEnd(w.text.clone())));
+/// A game's moves replayed: the game, its plies with their notes, and the lost-seeds
+/// marker and result word met on the way.
+struct Replay<'a> {
+    game: Game<4>,
+    plies: Vec<Ply>,
+    lost_marker: Option<(&'a Token, u8)>,
+    result_word: Option<(&'a Token, Option<Winner>)>,
+}
+
+/// Replays the movetext `words` from `start`: every move must be the side to move's, legal,
+/// and capture what the token says.
+fn replay(words: &[Token], rules: Rules, start: Position12) -> Result<Replay<'_>, RecordError> {
+    let mut r = Replay {
+        game: Game::<4>::new(rules, start),
+        plies: Vec::new(),
+        lost_marker: None,
+        result_word: None,
+    };
+    for w in words {
+        let token = || w.text.clone();
+        if r.result_word.is_some() {
+            return Err(error(w, RecordErrorKind::AfterEnd(token())));
         }
         if let Some(body) = w.text.strip_prefix('{') {
             let body = body.strip_suffix('}').unwrap_or(body);
-            let Some(last) = plies.last_mut() else {
+            let Some(last) = r.plies.last_mut() else {
                 return Err(error(w, RecordErrorKind::CommentWithoutMove));
             };
             let note = parse_note(body);
@@ -913,38 +900,38 @@ fn check(raw: &RawGame) -> Result<Record, RecordError> {
             continue;
         }
         if is_result(&w.text) {
-            result_word = Some((w, parse_result(&w.text).expect("a result word")));
+            r.result_word = Some((w, parse_result(&w.text).expect("a result word")));
             continue;
         }
         if let Some(n) = w.text.strip_prefix('~') {
             let v = parse_number(n)
                 .ok()
                 .and_then(|v| u8::try_from(v).ok())
-                .ok_or_else(|| error(w, RecordErrorKind::BadToken(w.text.clone())))?;
-            lost_marker = Some((w, v));
+                .ok_or_else(|| error(w, RecordErrorKind::BadToken(token())))?;
+            r.lost_marker = Some((w, v));
             continue;
         }
         let Some((side, hole, captured)) = parse_move_token(&w.text) else {
-            return Err(error(w, RecordErrorKind::BadToken(w.text.clone())));
+            return Err(error(w, RecordErrorKind::BadToken(token())));
         };
-        if game.is_over() || lost_marker.is_some() {
-            return Err(error(w, RecordErrorKind::AfterEnd(w.text.clone())));
+        if r.game.is_over() || r.lost_marker.is_some() {
+            return Err(error(w, RecordErrorKind::AfterEnd(token())));
         }
-        let p = game.position();
-        if side != p.side_to_move() {
+        let to_move = r.game.position().side_to_move();
+        if side != to_move {
             return Err(error(
                 w,
                 RecordErrorKind::WrongSide {
-                    token: w.text.clone(),
-                    to_move: p.side_to_move(),
+                    token: token(),
+                    to_move,
                 },
             ));
         }
-        let child = game.play(Move(hole)).map_err(|e| {
+        let child = r.game.play(Move(hole)).map_err(|e| {
             error(
                 w,
                 RecordErrorKind::Illegal {
-                    token: w.text.clone(),
+                    token: token(),
                     error: e,
                 },
             )
@@ -953,48 +940,45 @@ fn check(raw: &RawGame) -> Result<Record, RecordError> {
             return Err(error(
                 w,
                 RecordErrorKind::WrongCapture {
-                    token: w.text.clone(),
+                    token: token(),
                     captured: child.captured,
                 },
             ));
         }
-        last_ended = child.ended_game;
-        plies.push(Ply {
+        r.plies.push(Ply {
             side,
             mv: Move(hole),
             captured,
             note: None,
         });
     }
+    Ok(r)
+}
 
-    let mut record = Record::from_game(&game);
-    debug_assert_eq!(record.plies.len(), plies.len());
-    debug_assert!(!game.is_over() || last_ended == (record.termination == Termination::LastFour));
-    record.plies = plies;
-    record.start = start;
-    // The End tag against the moves; a resignation takes its side from the result.
-    if let Some(end) = end_tag {
+/// Checks the `End`, `Score` and `Result` tags, the result word and the lost-seeds marker
+/// against the record the moves give; a resignation takes its side from the result.
+fn check_outcome(record: &mut Record, tags: &Tags, replay: &Replay) -> Result<(), RecordError> {
+    let result_tag = tags.parse("Result", parse_result)?;
+    let score_tag = tags.parse("Score", parse_score)?;
+    if let Some(end) = tags.parse("End", parse_end)? {
         let t = tags.value("End").expect("an End tag");
         match (record.termination, end) {
-            (Termination::Unfinished, Termination::Unfinished) => {}
             (Termination::Unfinished, Termination::Resignation(_)) => {
-                let winner = result_tag.flatten().or(result_word.and_then(|(_, w)| w));
-                match winner {
-                    Some(Winner::Side(s)) => {
-                        record.termination = Termination::Resignation(s.opponent())
-                    }
-                    _ => {
-                        return Err(error(
-                            t,
-                            RecordErrorKind::BadTag {
-                                tag: "End".into(),
-                                reason: "a resignation needs a result that names the winner \
-                                         (1-0 or 0-1)"
-                                    .into(),
-                            },
-                        ))
-                    }
-                }
+                let winner = result_tag
+                    .flatten()
+                    .or(replay.result_word.and_then(|(_, w)| w));
+                let Some(Winner::Side(s)) = winner else {
+                    return Err(error(
+                        t,
+                        RecordErrorKind::BadTag {
+                            tag: "End".into(),
+                            reason: "a resignation needs a result that names the winner \
+                                     (1-0 or 0-1)"
+                                .into(),
+                        },
+                    ));
+                };
+                record.termination = Termination::Resignation(s.opponent());
             }
             (got, want) if got == want => {}
             (got, want) => {
@@ -1011,46 +995,69 @@ fn check(raw: &RawGame) -> Result<Record, RecordError> {
             }
         }
     }
-    if let Some(score) = score_tag {
-        if score != record.score {
-            return Err(mismatch(
-                tags.value("Score").expect("a Score tag"),
-                "the Score tag",
-                format!("{}-{}", score[0], score[1]),
-                format!("{}-{}", record.score[0], record.score[1]),
-            ));
+    if let Some(score) = score_tag.filter(|&s| s != record.score) {
+        return Err(mismatch(
+            tags.value("Score").expect("a Score tag"),
+            "the Score tag",
+            format!("{}-{}", score[0], score[1]),
+            format!("{}-{}", record.score[0], record.score[1]),
+        ));
+    }
+    if let Some(result) = result_tag.filter(|&w| w != record.winner()) {
+        return Err(mismatch(
+            tags.value("Result").expect("a Result tag"),
+            "the Result tag",
+            result_text(result).into(),
+            record.result().into(),
+        ));
+    }
+    if let Some((t, _)) = replay.result_word.filter(|&(_, w)| w != record.winner()) {
+        return Err(mismatch(
+            t,
+            "the result",
+            t.text.clone(),
+            record.result().into(),
+        ));
+    }
+    if let Some((t, _)) = replay.lost_marker.filter(|&(_, v)| v != record.lost) {
+        return Err(mismatch(
+            t,
+            "the lost-seeds marker",
+            t.text.clone(),
+            format!("~{}", record.lost),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a game: its tags, then its moves by replay, then its outcome against the tags.
+fn check(raw: &RawGame) -> Result<Record, RecordError> {
+    let first = Token {
+        text: String::new(),
+        line: raw.first_line,
+        column: 1,
+    };
+    for (i, (k, _)) in raw.tags.iter().enumerate() {
+        if raw.tags[..i].iter().any(|(j, _)| j.text == k.text) {
+            return Err(error(k, RecordErrorKind::DuplicateTag(k.text.clone())));
         }
     }
-    if let Some(result) = result_tag {
-        if result != record.winner() {
-            return Err(mismatch(
-                tags.value("Result").expect("a Result tag"),
-                "the Result tag",
-                result_text(result).into(),
-                record.result().into(),
-            ));
-        }
-    }
-    if let Some((t, w)) = result_word {
-        if w != record.winner() {
-            return Err(mismatch(
-                t,
-                "the result",
-                t.text.clone(),
-                record.result().into(),
-            ));
-        }
-    }
-    if let Some((t, v)) = lost_marker {
-        if v != record.lost {
-            return Err(mismatch(
-                t,
-                "the lost-seeds marker",
-                t.text.clone(),
-                format!("~{}", record.lost),
-            ));
-        }
-    }
+    let tags = Tags {
+        get: raw.tags.iter().map(|(k, v)| (k, v)).collect(),
+    };
+    let (rules, start) = rules_and_start(&tags, &first)?;
+    let round = tags.parse("Round", |s| {
+        parse_number(s)
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(|n| n as u32)
+            .ok_or_else(|| format!("'{s}' is not a round number (1, 2, ...)"))
+    })?;
+    let replay = replay(&raw.words, rules, start)?;
+    let mut record = Record::from_game(&replay.game);
+    record.plies = replay.plies.clone();
+    record.start = start;
+    check_outcome(&mut record, &tags, &replay)?;
     let text_of = |name: &str| tags.value(name).map(|v| v.text.clone());
     record.south = text_of("South").unwrap_or_else(|| "?".into());
     record.north = text_of("North").unwrap_or_else(|| "?".into());
