@@ -235,8 +235,12 @@ impl Certificate {
                     "the header ends without an 'end' line".into(),
                 ));
             };
-            let line = std::str::from_utf8(&bytes[at..at + len])
-                .map_err(|_| bad(Place::Line(line_no), "not text".into()))?;
+            let line = std::str::from_utf8(&bytes[at..at + len]).map_err(|_| {
+                bad(
+                    Place::Line(line_no),
+                    "not text: the header must end with an 'end' line".into(),
+                )
+            })?;
             at += len + 1;
             if line_no == 1 && line != MAGIC_LINE {
                 let problem = if line.starts_with("hoyito-certificate ") {

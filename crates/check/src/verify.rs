@@ -119,17 +119,19 @@ impl Checker<'_> {
     }
 
     /// Checks entry `i`.
-    fn entry(&self, i: usize) -> Result<(), Failure> {
+    fn entry(&self, i: usize) -> Result<(), Box<Failure>> {
         let entry = self.cert.entry(i);
-        let fail = |(step, gain, required, reason): StepFailure| Failure {
-            entry: Some(i),
-            position: entry.position.clone(),
-            claim: entry.claim,
-            rank: Some(entry.rank),
-            step,
-            gain,
-            required,
-            reason,
+        let fail = |(step, gain, required, reason): StepFailure| {
+            Box::new(Failure {
+                entry: Some(i),
+                position: entry.position.clone(),
+                claim: entry.claim,
+                rank: Some(entry.rank),
+                step,
+                gain,
+                required,
+                reason,
+            })
         };
         let rules = &self.cert.rules;
         let p = &entry.position;
@@ -209,9 +211,9 @@ impl Checker<'_> {
     }
 
     /// Checks a root claim: satisfied like a required claim, ranks aside.
-    fn root(&self, p: &Position, claim: Claim) -> Result<(), Failure> {
-        self.satisfied(p, false, claim, None)
-            .map_err(|reason| Failure {
+    fn root(&self, p: &Position, claim: Claim) -> Result<(), Box<Failure>> {
+        self.satisfied(p, false, claim, None).map_err(|reason| {
+            Box::new(Failure {
                 entry: None,
                 position: p.clone(),
                 claim,
@@ -221,6 +223,7 @@ impl Checker<'_> {
                 required: None,
                 reason,
             })
+        })
     }
 }
 
@@ -242,12 +245,10 @@ pub fn check(cert: &Certificate, tables: Option<&Tables>) -> Result<Report, Chec
         .into_par_iter()
         .find_map_first(|i| checker.entry(i).err());
     if let Some(failure) = failure {
-        return Err(CheckError::Rejected(Box::new(failure)));
+        return Err(CheckError::Rejected(failure));
     }
     for (p, claim) in &cert.roots {
-        checker
-            .root(p, *claim)
-            .map_err(|f| CheckError::Rejected(Box::new(f)))?;
+        checker.root(p, *claim).map_err(CheckError::Rejected)?;
     }
     Ok(Report {
         roots: cert.roots.clone(),
