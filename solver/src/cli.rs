@@ -94,6 +94,11 @@ pub enum Command {
     /// sides of each, with Elo, normalised Elo, LOS and pentanomial counts as fastchess
     /// reports them, and an optional SPRT that stops the match at its decision.
     Match(MatchArgs),
+    /// Check a proof certificate (data/CERTIFICATE.md) with the independent checker, which
+    /// has its own rules and table reader; exits non-zero, naming the first failing entry,
+    /// when the certificate is rejected.
+    #[command(name = "check-proof")]
+    CheckProof(CheckProofArgs),
 }
 
 /// An optional position, the argument of `show`, `moves`, `perft` and `best`.
@@ -435,4 +440,18 @@ pub struct VerifyArgs {
     /// Check only the layer of this many seeds on the board.
     #[arg(long, allow_negative_numbers = true)]
     pub layer: Option<usize>,
+}
+
+/// Arguments of `solve check-proof`. The rules come from the certificate; the rule flags
+/// are not used.
+#[derive(Args, Debug)]
+pub struct CheckProofArgs {
+    /// The certificate file (as `solve prove --certificate` writes it).
+    #[arg(value_name = "CERT")]
+    pub certificate: PathBuf,
+    /// The tables folder (one subfolder per set of rules) holding the layers the
+    /// certificate rests on; each is read and checked in full (header, checksums) first.
+    /// Needed when the certificate's header names tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }

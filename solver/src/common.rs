@@ -235,6 +235,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             _ => Ok(()),
         },
         Command::Show(_) | Command::Moves(_) | Command::Apply(_) => Ok(()),
+        Command::CheckProof(_) => Ok(()),
     }
 }
 

@@ -7,12 +7,14 @@ use rayon::prelude::*;
 
 use crate::certificate::{Certificate, Claim};
 use crate::error::{CheckError, Failure, Reason, Step};
-use crate::rules::Position;
+use crate::rules::{Position, Rules};
 use crate::tables::Tables;
 
 /// What an accepted certificate proved, and what the check took.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// The rules of the certificate.
+    pub rules: Rules,
     /// The root claims, all proven.
     pub roots: Vec<(Position, Claim)>,
     /// Entries checked (all of them).
@@ -251,6 +253,7 @@ pub fn check(cert: &Certificate, tables: Option<&Tables>) -> Result<Report, Chec
         checker.root(p, *claim).map_err(CheckError::Rejected)?;
     }
     Ok(Report {
+        rules: cert.rules,
         roots: cert.roots.clone(),
         entries: cert.len() as u64,
         steps: checker.counts.steps.load(Ordering::Relaxed),
