@@ -3,6 +3,7 @@
 //! command module imports another.
 
 pub mod check;
+pub mod prove;
 pub mod rules;
 pub mod search;
 pub mod tables;
