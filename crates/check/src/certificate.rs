@@ -214,11 +214,11 @@ impl Certificate {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
-        Certificate::parse(path, &bytes)
+        Certificate::parse(path, bytes)
     }
 
     /// Reads a certificate from its bytes (`path` names it in errors).
-    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Certificate, CheckError> {
+    pub fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Certificate, CheckError> {
         let bad = |place: Place, problem: String| CheckError::Malformed {
             path: path.to_path_buf(),
             place,
@@ -366,7 +366,11 @@ impl Certificate {
             tables,
             roots,
             count: count as usize,
-            body: body.to_vec(),
+            body: {
+                // The entries without the header, in the same memory.
+                bytes.drain(..at);
+                bytes
+            },
         })
     }
 
