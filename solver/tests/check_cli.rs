@@ -82,3 +82,60 @@ fn malformed_files_and_missing_tables_are_errors() {
         "layer-08.hyt",
     );
 }
+
+/// Certificates written by `solve prove` are accepted, and pin the values it reports: small
+/// boards without tables, and a 2x6 position over tables built here.
+#[test]
+fn certificates_of_solve_prove_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = common::built_tables("12");
+    let t = tables.path().to_str().unwrap();
+    let cases: [&[&str]; 4] = [
+        &["--holes", "4", "--seeds", "1", "--no-tables"],
+        &[
+            "--holes",
+            "3",
+            "--seeds",
+            "2",
+            "--variant",
+            "hoyito3",
+            "--no-tables",
+        ],
+        &[
+            "--holes",
+            "3",
+            "--seeds",
+            "2",
+            "--last-four",
+            "N",
+            "--capture-side",
+            "opponent",
+            "--no-tables",
+        ],
+        &["1,2,1,0,2,2/2,1,1,2,1,1 S", "--tables", t],
+    ];
+    for (k, flags) in cases.iter().enumerate() {
+        let cert = dir.path().join(format!("prove-{k}.cert"));
+        let c = cert.to_str().unwrap();
+        let p = json(&[&["prove"], *flags, &["--all-moves", "--certificate", c]].concat());
+        assert_eq!(p["complete"], true, "{flags:?}");
+        let mut args = vec!["check-proof", c];
+        if flags.contains(&"--tables") {
+            args.extend(["--tables", t]);
+        }
+        let v = json(&args);
+        assert_eq!(v["accepted"], true);
+        assert_eq!(v["entries"], p["certificate"]["entries"], "{flags:?}");
+        // The value of the position proven: South's view in the certificate.
+        let value = p["value"].as_i64().unwrap();
+        let south = if p["position"].as_str().unwrap().contains(" N") {
+            -value
+        } else {
+            value
+        };
+        assert_eq!(v["values"][0][1], south, "{flags:?}");
+        if flags.contains(&"--tables") {
+            assert!(v["table_lookups"].as_u64().unwrap() > 0);
+        }
+    }
+}
