@@ -1,5 +1,6 @@
 //! The checker's own rules against the conformance vectors of `data/conformance/` (made by an
-//! independent implementation of RULES.md) and the perft table of `data/RULES.md`.
+//! independent implementation of RULES.md), the perft table of `data/RULES.md`, and the
+//! engine's rules on random positions.
 
 use std::path::PathBuf;
 
@@ -233,5 +234,108 @@ fn seeds_are_conserved_along_perft_lines() {
             }
         }
         frontier = next;
+    }
+}
+
+/// The checker's rules against the engine's on random positions of every board size and
+/// every combination of options: the same legal and endless moves, and for each move the
+/// same position after it, South's gain and game end.
+#[test]
+fn same_moves_as_the_engine_on_random_positions() {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut random = |n: u64| {
+        // A linear congruential generator: plain and reproducible.
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let mut compared = 0;
+    for holes in [2usize, 3, 4, 5, 6, 9, 12] {
+        for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+            for last_four in [LastFour::Capturer, LastFour::South, LastFour::North] {
+                for capture_side in [CaptureSide::Any, CaptureSide::Opponent] {
+                    let rules = Rules {
+                        holes,
+                        variant,
+                        last_four,
+                        capture_side,
+                    };
+                    let er = hoyito_rules::Rules::new(
+                        match variant {
+                            Variant::Hoyito2 => hoyito_rules::Variant::Hoyito2,
+                            Variant::Hoyito3 => hoyito_rules::Variant::Hoyito3,
+                        },
+                        holes,
+                        hoyito_rules::MAX_SEEDS,
+                        match last_four {
+                            LastFour::Capturer => hoyito_rules::LastFour::Capturer,
+                            LastFour::South => hoyito_rules::LastFour::South,
+                            LastFour::North => hoyito_rules::LastFour::North,
+                        },
+                        match capture_side {
+                            CaptureSide::Any => hoyito_rules::CaptureSide::Any,
+                            CaptureSide::Opponent => hoyito_rules::CaptureSide::Opponent,
+                        },
+                    )
+                    .unwrap();
+                    for _ in 0..500 {
+                        // Up to 4 seeds a hole on average, some holes empty.
+                        let board: Vec<u8> = (0..2 * holes)
+                            .map(|_| if random(4) == 0 { 0 } else { random(8) as u8 })
+                            .collect();
+                        let side = if random(2) == 0 {
+                            Side::South
+                        } else {
+                            Side::North
+                        };
+                        let p = Position { board, side };
+                        compare_with_engine(&rules, &er, &p);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 7 * 12 * 500);
+}
+
+fn compare_with_engine(rules: &Rules, er: &hoyito_rules::Rules, p: &Position) {
+    let h = rules.holes;
+    let side = match p.side {
+        Side::South => hoyito_rules::Side::South,
+        Side::North => hoyito_rules::Side::North,
+    };
+    let q = hoyito_rules::Position12::from_rows(er, &p.board[..h], &p.board[h..], side, [0, 0])
+        .unwrap();
+    let list = q.moves(er);
+    let mine = p.legal_moves(rules);
+    let theirs: Vec<usize> = list.children().iter().map(|c| c.mv.hole()).collect();
+    let holes: Vec<usize> = mine.iter().map(|m| m.0).collect();
+    assert_eq!(holes, theirs, "{p} under {rules}: legal moves");
+    let endless: Vec<usize> = list.endless().map(|m| m.hole()).collect();
+    assert_eq!(
+        p.endless_moves(rules),
+        endless,
+        "{p} under {rules}: endless"
+    );
+    for ((hole, played), c) in mine.iter().zip(list.children()) {
+        let sign = if p.side == Side::South { 1 } else { -1 };
+        assert_eq!(
+            played.south_gain,
+            sign * c.gain as i32,
+            "{p} move {hole}: gain"
+        );
+        assert_eq!(played.ended, c.ended_game, "{p} move {hole}: end");
+        if !played.ended {
+            let (mut board, north) = c.position.rows();
+            board.extend(north);
+            let next_side = match c.position.side_to_move() {
+                hoyito_rules::Side::South => Side::South,
+                hoyito_rules::Side::North => Side::North,
+            };
+            assert_eq!(played.next.board, board, "{p} move {hole}: board");
+            assert_eq!(played.next.side, next_side, "{p} move {hole}: side");
+        }
     }
 }
