@@ -163,6 +163,12 @@ pub enum Unsupported {
         /// Bytes asked for.
         bytes: u64,
     },
+    /// One message of a build over several processes would hold more elements than MPI
+    /// counts (2^31 - 1).
+    Message {
+        /// Elements the message would hold.
+        elements: u64,
+    },
 }
 
 /// Values of a build that contradict each other.
@@ -285,6 +291,11 @@ impl fmt::Display for Unsupported {
                 write!(f, "the layer of {seeds} seeds is too large")
             }
             Unsupported::Memory { bytes } => write!(f, "cannot allocate {bytes} bytes"),
+            Unsupported::Message { elements } => write!(
+                f,
+                "a message between processes would hold {elements} elements, more than MPI \
+                 counts: use more processes"
+            ),
         }
     }
 }

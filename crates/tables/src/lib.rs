@@ -195,10 +195,15 @@ mod tables;
 pub use build::{
     build, build_in_memory, build_with, BuildOptions, LayerStats, Method, Progress, Quiet,
 };
+#[cfg(feature = "mpi")]
+pub use build::{build_distributed, ExchangeStats};
 pub use error::{Damage, Inconsistency, Mismatch, TableError, Unsupported};
 pub use format::{
     bits_of, key_dir, layers_up_to, step_of, Header, Layer, TableKey, FORMAT_VERSION,
 };
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
+/// The MPI bindings the distributed build uses (feature `mpi`), for the caller to start MPI.
+#[cfg(feature = "mpi")]
+pub use mpi;
 pub use tables::{MoveValue, Tables};

@@ -9,14 +9,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Position6, Rules, Side};
 use hoyito_search::{Config, Limits, Searcher};
-use hoyito_tables::{layers_up_to, BuildOptions, LayerStats, Progress, TableKey, Tables};
+use hoyito_tables::{layers_up_to, LayerStats, Progress, TableKey, Tables};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::{BuildArgs, ProbeArgs, RuleArgs, TablesArgs, TablesCommand, VerifyArgs};
-use crate::common::{
-    emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
-};
+use crate::common::{emit, open_tables, resolve, side_name, split_position, RulesReport};
 
 /// Runs `solve tables ...`.
 pub fn run(rules_args: &RuleArgs, json: bool, a: &TablesArgs) -> Result<()> {
@@ -256,15 +254,21 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
             rules.total_seeds()
         );
     }
-    let bars = Bars::new(a.quiet, json, dir);
     let t0 = Instant::now();
-    let options = BuildOptions { method: a.method() };
-    with_threads(a.threads, || {
-        hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &bars)
-    })?
-    .with_context(|| format!("building tables in {}", dir.display()))?;
+    #[cfg(not(feature = "mpi"))]
+    let report = {
+        let bars = Bars::new(a.quiet, json, dir);
+        let options = hoyito_tables::BuildOptions { method: a.method() };
+        crate::common::with_threads(a.threads, || {
+            hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &bars)
+        })?
+        .with_context(|| format!("building tables in {}", dir.display()))?;
+        true
+    };
+    #[cfg(feature = "mpi")]
+    let report = build_mpi(rules, dir, json, a)?;
     // The layers have been reported as they were done; a person also gets the total.
-    if !json {
+    if report && !json {
         println!(
             "tables of {} up to {} seeds in {} ({:.1} s)",
             TableKey::of(rules).folder(),
@@ -274,6 +278,60 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `solve tables build` over the processes that `mpirun` started (the `mpi` feature): each
+/// layer split over them and swept (see `hoyito_tables::build_distributed`). Rank 0 reports
+/// and writes; the others are silent. Returns whether this process reports. A process that
+/// fails says so and ends the whole job, as MPI programs do.
+#[cfg(feature = "mpi")]
+fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<bool> {
+    use hoyito_tables::mpi::environment::Threading;
+    use hoyito_tables::mpi::traits::Communicator;
+
+    if matches!(a.method(), hoyito_tables::Method::MovesAtSweep(_)) {
+        bail!("--moves-at-sweep has no use in a build over MPI, which sweeps every layer");
+    }
+    crate::common::check_threads(a.threads)?;
+    // Only the main thread calls MPI; the sweeps' threads never do.
+    let (universe, _) = hoyito_tables::mpi::initialize_with_threading(Threading::Funneled)
+        .context("cannot start MPI")?;
+    let world = universe.world();
+    let (rank, size) = (world.rank(), world.size());
+    if let Some(n) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .context("cannot start the thread pool")?;
+    }
+    let bars = Bars::new(a.quiet, json, dir);
+    let quiet = hoyito_tables::Quiet;
+    let progress: &dyn Progress = if rank == 0 { &bars } else { &quiet };
+    match hoyito_tables::build_distributed(&world, dir, rules, a.max_seeds, progress) {
+        Ok(layers) => {
+            if rank == 0 && !a.quiet && !json {
+                for (_, x) in layers.iter().filter(|(_, x)| x.sweeps > 0) {
+                    eprintln!(
+                        "layer {:2}: {} processes, {} indices asked of other processes ({} bytes), {} bytes answered in each of {} sweeps",
+                        x.seeds,
+                        size,
+                        x.requested,
+                        8 * x.requested,
+                        x.answered_per_sweep,
+                        x.sweeps
+                    );
+                }
+            }
+            Ok(rank == 0)
+        }
+        Err(e) => {
+            eprintln!(
+                "error: building tables in {} (process {rank} of {size}): {e}",
+                dir.display()
+            );
+            world.abort(1)
+        }
+    }
 }
 
 /// A move and its value in a probe report.
@@ -412,6 +470,8 @@ struct InfoLayer {
     rounds: u32,
     build_seconds: f64,
     values: Vec<ValueCount>,
+    /// The checksum of the stored values (equal for equal values, however they were built).
+    payload_checksum: String,
     file: String,
 }
 
@@ -462,6 +522,7 @@ fn info(rules: &Rules, dir: &Path, json: bool) -> Result<()> {
             sweeps: h.sweeps,
             rounds: h.rounds,
             build_seconds: h.build_millis as f64 / 1000.0,
+            payload_checksum: format!("{:016x}", h.payload_checksum),
             values: h
                 .histogram
                 .iter()

@@ -5,6 +5,8 @@
 //! evaluate only the predecessors of positions that changed. Both apply the bound operator
 //! of [`operator`] to the working bytes of [`work`].
 
+#[cfg(feature = "mpi")]
+mod distributed;
 mod operator;
 mod rounds;
 mod scratch;
@@ -27,6 +29,9 @@ use crate::tables::Tables;
 use operator::Ctx;
 use scratch::{MoveIndex, MoveSink, ScratchDir};
 use work::{Packing, MAX_BOUND};
+
+#[cfg(feature = "mpi")]
+pub use distributed::{build_distributed, ExchangeStats};
 
 /// What the build reports as it goes. Every method has an empty default.
 pub trait Progress: Sync {

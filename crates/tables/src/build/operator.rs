@@ -176,14 +176,32 @@ impl<'a> Ctx<'a> {
 
     /// Calls `f(chunk_start, chunk_end, side)` for every chunk of the layer, in parallel.
     pub(super) fn chunks(&self, f: impl Fn(u64, u64, usize) + Sync + Send) {
+        self.chunks_in(0..self.layout.count(), f)
+    }
+
+    /// Calls `f(start, end, side)` for the part of every chunk of the layer that lies in
+    /// `range` (of indices in the layer), in parallel; `start` and `end` count from the
+    /// side's first position. The chunks are those of [`Ctx::chunks`], cut at the ends of
+    /// `range`.
+    pub(super) fn chunks_in(
+        &self,
+        range: std::ops::Range<u64>,
+        f: impl Fn(u64, u64, usize) + Sync + Send,
+    ) {
         let per_side = self.layout.per_side();
         let chunks_per_side = per_side.div_ceil(CHUNK);
         (0..chunks_per_side * self.layout.sides() as u64)
             .into_par_iter()
             .for_each(|c| {
                 let side = (c / chunks_per_side) as usize;
-                let start = (c % chunks_per_side) * CHUNK;
-                f(start, (start + CHUNK).min(per_side), side)
+                let base = side as u64 * per_side;
+                let first = (c % chunks_per_side) * CHUNK;
+                let start = first.max(range.start.saturating_sub(base));
+                let end = (first + CHUNK).min(per_side);
+                let end = end.min(range.end.saturating_sub(base));
+                if start < end {
+                    f(start, end, side)
+                }
             });
     }
 

@@ -19,9 +19,21 @@ impl Ctx<'_> {
         sink: Option<&MoveSink>,
         progress: &dyn Progress,
     ) -> (u64, u64) {
+        self.sweep_in(0..self.layout.count(), pk, sink, progress)
+    }
+
+    /// [`Ctx::sweep`] over the positions of `range` only (of indices in the layer); the
+    /// others are read, never written.
+    pub(super) fn sweep_in(
+        &self,
+        range: std::ops::Range<u64>,
+        pk: Packing,
+        sink: Option<&MoveSink>,
+        progress: &dyn Progress,
+    ) -> (u64, u64) {
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
-        self.chunks(|start, end, side| {
+        self.chunks_in(range, |start, end, side| {
             let mut local = 0u64;
             let mut moves: Vec<u64> = Vec::new();
             let seen = self.walk(
