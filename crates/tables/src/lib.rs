@@ -156,20 +156,31 @@
 //!
 //! ## Splitting the build across machines
 //!
-//! A layer depends only on smaller layers and on itself. For one layer, give each of `M`
-//! machines an index range (`[k N/M, (k+1) N/M)` of the `N` positions) and a copy of every
-//! smaller layer (read-only, at most 5 bits a position). A sweep becomes: each machine
-//! updates its own range, reading the bounds of successors from its copy of the whole
-//! working array as of the end of the last exchange (Jacobi between machines, Gauss–Seidel
-//! inside one); then the machines exchange their ranges (1 byte a position, or only the
-//! changed bytes) and stop when no range changed. For rounds, each machine writes the moves
-//! of its own positions into files by successor range and sends each file to the machine
-//! that owns that range; a round is then: each owner lists the predecessors of its changed
-//! positions and sends them to their owners, which evaluate them. The exactness argument
-//! is unchanged (stale reads stay below the fixpoint, and a round that changes nothing
-//! anywhere leaves a pre-fixpoint). Layers are built one after another; each machine writes
-//! the payload of its range, and the ranges are joined into one file (the checksum is
-//! computed over the joined payload).
+//! A layer depends only on smaller layers and on itself. With the `mpi` feature,
+//! `build_distributed` builds each layer over the processes of an MPI job (`mpirun -np M
+//! solve tables build ...`): each process owns one index range (`[k N/M, (k+1) N/M)` of the
+//! `N` positions, cut at blocks of 256) and reads every smaller layer whole from its file
+//! (read-only, at most 5 bits a position). A sweep is one bulk-synchronous step: the owners
+//! send the current bytes of the successors other processes asked for (the indices were
+//! listed and sent once per layer, an all-to-all exchange with counts; the answers are one
+//! more each sweep), each process sweeps its own range with the operator and walk of a
+//! one-process sweep and all its cores (Jacobi between processes, Gauss–Seidel inside one),
+//! and an all-reduce adds the positions that rose; the layer is done when none did
+//! anywhere. The exactness argument is unchanged (stale reads stay below the fixpoint, and
+//! a sweep that changes nothing anywhere read current bytes), so the payloads equal a
+//! one-process build's. Rank 0 gathers the ranges and writes the file, which every process
+//! then reads (the folder must be shared). After each sweep each process saves its range
+//! (a checkpoint beside the layer's file), so a job stopped by the loss of a process and
+//! started again with the same number of processes resumes from the last sweep.
+//!
+//! Not done yet: rounds across processes (each process would write the moves of its own
+//! positions into files by successor range and send each file to the owner of that range;
+//! a round is then: each owner lists the predecessors of its changed positions and sends
+//! them to their owners, which evaluate them), overlapping the exchange with the next
+//! batch's generation, and a working array of the own range only (each process still holds
+//! a byte for every position of the layer, so the layer must fit one machine's memory: the
+//! 32-seed layer on 2x6 does not fit this one's). Without the feature none of this is
+//! compiled and the build is unchanged.
 //!
 //! ## Files
 //!

@@ -312,13 +312,18 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
             if rank == 0 && !a.quiet && !json {
                 for (_, x) in layers.iter().filter(|(_, x)| x.sweeps > 0) {
                     eprintln!(
-                        "layer {:2}: {} processes, {} indices asked of other processes ({} bytes), {} bytes answered in each of {} sweeps",
+                        "layer {:2}: {} processes, {} indices asked of other processes ({} bytes), {} bytes answered in each of {} sweeps{}",
                         x.seeds,
                         size,
                         x.requested,
                         8 * x.requested,
                         x.answered_per_sweep,
-                        x.sweeps
+                        x.sweeps,
+                        if x.resumed_at > 0 {
+                            format!(" (resumed from the checkpoints of sweep {})", x.resumed_at)
+                        } else {
+                            String::new()
+                        }
                     );
                 }
             }

@@ -18,11 +18,19 @@
 //! every process sees (one machine, or a shared file system). Past what one machine holds,
 //! the copy of the whole layer and of the smaller layers on every process is the limit.
 //!
+//! After each sweep that changed something, every process saves its range and the sweep
+//! reached beside the layer's file (`layer-NN.hyt.mpi-R-of-N`, written whole, then renamed
+//! over the last one); a job started again with the same number of processes starts each
+//! range from its saved bytes, and the checkpoints are removed once the layer is written.
+//! Any saved bytes are bounds below the fixpoint with sound final marks, so ranges saved
+//! at different sweeps (a job stopped while saving) still lead to the same fixpoint; a
+//! checkpoint that does not match its process, range or layer is ignored.
+//!
 //! A process that fails returns its error without telling the others, which wait in the
 //! next exchange: the caller ends the job (`MPI_Abort`), as MPI programs do.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -36,7 +44,7 @@ use super::operator::Ctx;
 use super::work::{self, Packing, BLOCK};
 use super::{check_buildable, check_lower, histogram, LayerStats, Progress, Solved};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
-use crate::format::{file_name, key_dir, layers_up_to, step_of, Layer, TableKey};
+use crate::format::{checksum, file_name, key_dir, layers_up_to, step_of, Layer, TableKey};
 use crate::index::Layout;
 use hoyito_rules::Rules;
 
@@ -49,8 +57,10 @@ pub struct ExchangeStats {
     pub requested: u64,
     /// Bytes answered in each sweep (one a requested index).
     pub answered_per_sweep: u64,
-    /// Sweeps.
+    /// Sweeps, those before a restart included.
     pub sweeps: u32,
+    /// The sweep whose checkpoints the build started from (0: from nothing).
+    pub resumed_at: u32,
 }
 
 /// [`crate::build`] over the processes of `world`, which all call it with the same
@@ -87,13 +97,20 @@ pub fn build_distributed<C: Communicator>(
             lower[n] = Some(layer);
             s
         } else {
-            let (solved, x) = solve_layer(world, &key, n, &lower, progress)?;
+            let (solved, x) = solve_layer(world, &key, n, &lower, &folder, progress)?;
             let s = match solved {
                 Some(solved) => solved.write(&path)?,
                 None => LayerStats::started(n, 0),
             };
             // Everyone reads the layer once rank 0 has written it.
             world.barrier();
+            let saved = checkpoint_path(&folder, n, world.rank(), world.size());
+            match std::fs::remove_file(&saved) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(io(&saved)(e));
+                }
+                _ => {}
+            }
             let layer = Layer::read(&path, &key, n)?;
             let s = LayerStats {
                 file_bytes: layer.file_bytes(),
@@ -216,6 +233,7 @@ fn solve_layer<C: Communicator>(
     key: &TableKey,
     n: usize,
     lower: &[Option<Layer>],
+    folder: &Path,
     progress: &dyn Progress,
 ) -> Result<(Option<Solved>, ExchangeStats), TableError> {
     let t0 = Instant::now();
@@ -246,6 +264,16 @@ fn solve_layer<C: Communicator>(
     };
     world.all_reduce_into(&requested, &mut x.requested, SystemOperation::sum());
     x.answered_per_sweep = x.requested;
+    let saved = checkpoint_path(folder, n, world.rank(), world.size());
+    let mut resumed = 0u32;
+    if let Some((sweep, bytes)) = load_checkpoint(&saved, n, world.size(), &own) {
+        for (cell, w) in work[own.start as usize..own.end as usize].iter().zip(bytes) {
+            cell.store(w, Relaxed);
+        }
+        resumed = sweep;
+    }
+    world.all_reduce_into(&resumed, &mut stats.sweeps, SystemOperation::max());
+    x.resumed_at = stats.sweeps;
     loop {
         stats.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
@@ -277,6 +305,11 @@ fn solve_layer<C: Communicator>(
         if total[1] == 0 {
             break;
         }
+        let mine: Vec<u8> = work[own.start as usize..own.end as usize]
+            .iter()
+            .map(|c| c.load(Relaxed))
+            .collect();
+        save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, &mine)?;
     }
     x.sweeps = stats.sweeps;
     drop(ctx);
@@ -297,6 +330,60 @@ fn solve_layer<C: Communicator>(
         }),
         x,
     ))
+}
+
+/// The file where process `rank` of `size` keeps its range of layer `n` between sweeps.
+fn checkpoint_path(folder: &Path, n: usize, rank: i32, size: i32) -> PathBuf {
+    folder.join(format!("{}.mpi-{rank}-of-{size}", file_name(n)))
+}
+
+/// The first bytes of a checkpoint.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"HOYMPICK";
+
+/// The header of a checkpoint: magic, then seeds, processes, range start and end, sweep and
+/// the checksum of the bytes that follow, 8 bytes each, little-endian.
+fn checkpoint_header(n: usize, size: i32, own: &Range<u64>, sweep: u32, bytes: &[u8]) -> Vec<u8> {
+    let mut h = CHECKPOINT_MAGIC.to_vec();
+    for v in [
+        n as u64,
+        size as u64,
+        own.start,
+        own.end,
+        sweep as u64,
+        checksum(bytes),
+    ] {
+        h.extend_from_slice(&v.to_le_bytes());
+    }
+    h
+}
+
+/// Saves `bytes`, the range `own` after `sweep`, at `path` (through a temporary file
+/// renamed over it, so that a stopped job leaves the last whole checkpoint).
+fn save_checkpoint(
+    path: &Path,
+    n: usize,
+    size: i32,
+    own: &Range<u64>,
+    sweep: u32,
+    bytes: &[u8],
+) -> Result<(), TableError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut all = checkpoint_header(n, size, own, sweep, bytes);
+    all.extend_from_slice(bytes);
+    std::fs::write(&tmp, &all).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// The sweep and the bytes saved at `path` for the range `own` of layer `n` under `size`
+/// processes, if they are there, whole and for this range.
+fn load_checkpoint(path: &Path, n: usize, size: i32, own: &Range<u64>) -> Option<(u32, Vec<u8>)> {
+    let all = std::fs::read(path).ok()?;
+    let head = 8 + 6 * 8;
+    let (h, bytes) = (all.get(..head)?, all.get(head..)?);
+    let sweep = u32::try_from(u64::from_le_bytes(h[40..48].try_into().ok()?)).ok()?;
+    (h == checkpoint_header(n, size, own, sweep, bytes)).then(|| (sweep, bytes.to_vec()))
 }
 
 /// Pieces of a range sent at once when rank 0 gathers the layer (under MPI's count limit).
@@ -329,6 +416,24 @@ fn gather<C: Communicator>(world: &C, bounds: &[u64], bytes: &mut [u8]) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_checkpoint_reads_back_only_for_its_range_and_layer() {
+        let dir = std::env::temp_dir().join(format!("hoyito-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = checkpoint_path(&dir, 12, 1, 3);
+        let bytes: Vec<u8> = (0..=255).collect();
+        save_checkpoint(&path, 12, 3, &(256..512), 7, &bytes).unwrap();
+        assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), Some((7, bytes)));
+        assert_eq!(load_checkpoint(&path, 16, 3, &(256..512)), None);
+        assert_eq!(load_checkpoint(&path, 12, 2, &(256..512)), None);
+        assert_eq!(load_checkpoint(&path, 12, 3, &(0..256)), None);
+        let mut damaged = std::fs::read(&path).unwrap();
+        *damaged.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, &damaged).unwrap();
+        assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn ranges_are_block_aligned_and_cover_the_layer() {

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The table build over MPI (the `mpi` feature) against the build of one process: for 2x6
+# Hoyito II up to 12 seeds and for 2x4 Hoyito III with 3 seeds a hole up to 16 seeds, the
+# layers built by `mpirun -np 1`, `-np 2` and `-np 3` must have the same payload checksums
+# as those of `solve tables build --method sweeps` without the feature. Then a job stopped
+# after its smaller layers resumes from them under another number of processes, and a job
+# stopped in the middle of a layer resumes from its checkpoints to the same tables. Needs Open
+# MPI (Debian: openmpi-bin libopenmpi-dev libclang-dev); `.ci/run` runs it when `mpirun` is
+# there or MPI_TESTS=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v mpirun >/dev/null; then
+    echo "tests/mpi.sh: mpirun not found; install Open MPI (openmpi-bin libopenmpi-dev libclang-dev)" >&2
+    exit 1
+fi
+# Shared-memory transport without the kernel's single-copy support (containers lack it).
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+cargo build --release -p hoyito-solver
+cargo build --release -p hoyito-solver --features mpi --target-dir target/mpi
+solve=target/release/solve
+solve_mpi=target/mpi/release/solve
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run_mpi() {
+    local np=$1
+    shift
+    mpirun --allow-run-as-root --oversubscribe -np "$np" "$solve_mpi" "$@"
+}
+
+# Each layer's seeds and payload checksum, one a line.
+sums() {
+    "$solve" tables --dir "$@" info --json |
+        grep -o '"payload_checksum":"[0-9a-f]*"\|"seeds":[0-9]*' | paste - - | sort
+}
+
+failed=0
+check() {
+    local name=$1 max=$2
+    shift 2
+    local rules=("$@")
+    "$solve" tables --dir "$tmp/$name-one" "${rules[@]}" build --max-seeds "$max" --method sweeps --quiet >/dev/null
+    local want
+    want=$(sums "$tmp/$name-one" "${rules[@]}")
+    if [ "$(wc -l <<<"$want")" -lt 2 ]; then
+        echo "FAIL $name: the build of one process made fewer than 2 layers" >&2
+        failed=1
+    fi
+    for np in 1 2 3; do
+        run_mpi "$np" tables --dir "$tmp/$name-$np" "${rules[@]}" build --max-seeds "$max" --quiet >/dev/null
+        if [ "$(sums "$tmp/$name-$np" "${rules[@]}")" == "$want" ]; then
+            echo "ok   $name, $np processes: $(wc -l <<<"$want") layers equal" >&2
+        else
+            echo "FAIL $name, $np processes: payloads differ" >&2
+            diff <(echo "$want") <(sums "$tmp/$name-$np" "${rules[@]}") >&2 || true
+            failed=1
+        fi
+    done
+}
+
+check 2x6 12
+check 2x4 16 --holes 4 --seeds 3 --variant hoyito3
+
+# A build stopped after layer 8, resumed under 3 processes: layer 8 kept, the rest built.
+run_mpi 2 tables --dir "$tmp/resume" build --max-seeds 8 --quiet >/dev/null
+out=$(run_mpi 3 tables --dir "$tmp/resume" --json build --max-seeds 12)
+if grep -q '"seeds":8,.*"reused":true' <<<"$out" && [ "$(sums "$tmp/resume")" == "$(sums "$tmp/2x6-one")" ]; then
+    echo "ok   resumed build: layer 8 kept, payloads equal" >&2
+else
+    echo "FAIL resumed build" >&2
+    echo "$out" >&2
+    failed=1
+fi
+
+# A job stopped in the middle of layer 12 resumes from its checkpoints to the same tables.
+dir="$tmp/stopped"
+run_mpi 2 tables --dir "$dir" build --max-seeds 8 --quiet >/dev/null
+mpirun --allow-run-as-root --oversubscribe -np 2 "$solve_mpi" tables --dir "$dir" build --max-seeds 12 --quiet >/dev/null &
+job=$!
+for _ in $(seq 3000); do
+    if compgen -G "$dir/*/layer-12.hyt.mpi-1-of-2" >/dev/null; then break; fi
+    sleep 0.1
+done
+kill "$job"
+wait "$job" || true
+if compgen -G "$dir/*/layer-12.hyt.mpi-*-of-2" >/dev/null && ! compgen -G "$dir/*/layer-12.hyt" >/dev/null; then
+    out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 12 2>&1 >/dev/null)
+    if grep -q "resumed from the checkpoints of sweep" <<<"$out" &&
+        [ "$(sums "$dir")" == "$(sums "$tmp/2x6-one")" ] &&
+        ! compgen -G "$dir/*/layer-12.hyt.mpi-*" >/dev/null; then
+        echo "ok   stopped build: resumed from its checkpoints, payloads equal, checkpoints removed" >&2
+    else
+        echo "FAIL stopped build: $out" >&2
+        failed=1
+    fi
+else
+    echo "FAIL stopped build: no checkpoint of layer 12 while it was built" >&2
+    failed=1
+fi
+
+exit "$failed"
