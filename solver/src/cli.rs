@@ -359,7 +359,7 @@ pub enum TablesCommand {
     /// List the layers built for the rules: positions, file sizes, sweeps, value counts.
     Info,
     /// Check on a sample of each layer that every stored value equals the best over the
-    /// position's moves.
+    /// position's moves; with --full, check every position and prove the values exact.
     Verify(VerifyArgs),
 }
 
@@ -435,4 +435,19 @@ pub struct VerifyArgs {
     /// Check only the layer of this many seeds on the board.
     #[arg(long, allow_negative_numbers = true)]
     pub layer: Option<usize>,
+    /// Check every position of every layer (not samples), smallest layer first, and prove
+    /// that the values are the true ones: each agrees with its moves and each nonzero value
+    /// is forced in finitely many moves (the least fixpoint, so no wrong values on cycles).
+    /// With --layer, only that layer, trusting the smaller ones.
+    #[arg(long, conflicts_with_all = ["samples", "search"])]
+    pub full: bool,
+    /// With --full, check the layers of at most this many seeds.
+    #[arg(long, requires = "full", allow_negative_numbers = true)]
+    pub max_seeds: Option<usize>,
+    /// Threads [default: all cores].
+    #[arg(long, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Hide the progress bar and the sweep lines of --full.
+    #[arg(long)]
+    pub quiet: bool,
 }

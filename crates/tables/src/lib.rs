@@ -191,6 +191,8 @@ mod index;
 mod mem;
 /// Opening built tables and probing them ([`Tables`]).
 mod tables;
+/// Whole-layer verification: local consistency and the least fixpoint.
+mod verify;
 
 pub use build::{
     build, build_in_memory, build_with, BuildOptions, LayerStats, Method, Progress, Quiet,
@@ -202,3 +204,4 @@ pub use format::{
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
 pub use tables::{MoveValue, Tables};
+pub use verify::{FullCheck, FullFailure, FullFault};
