@@ -695,12 +695,10 @@ mod tests {
         // A chain 0 -> 1 -> ... -> k where only k has an exit: the loser at each odd step
         // has one move. Sweeps in index order ground one link of the chain each.
         let k = 9u64;
-        let mut g = Vec::new();
-        for i in 0..k {
-            let v = if i % 2 == 0 { 4 } else { -4 };
-            g.push((v, vec![Q(i + 1)]));
-        }
-        g.push((if k % 2 == 0 { 4 } else { -4 }, vec![Exit(-4)]));
+        let value = |i: u64| [4, -4][(i % 2) as usize];
+        let mut g: Vec<(i32, Vec<Edge>)> = (0..k).map(|i| (value(i), vec![Q(i + 1)])).collect();
+        // k is odd: its mover loses 4 by the exit.
+        g.push((value(k), vec![Exit(-4)]));
         let c = check(g.clone());
         assert_eq!(c.fault, None);
         assert_eq!(c.nonzero, k + 1);
