@@ -204,4 +204,4 @@ pub use format::{
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
 pub use tables::{MoveValue, Tables};
-pub use verify::{FullCheck, FullFailure, FullFault};
+pub use verify::{FullCheck, FullFailure, FullFault, FullOptions};

@@ -51,16 +51,28 @@
 //!
 //! ## Computing it
 //!
-//! The grounded set is an attractor, computed here by sweeps in index order (Gauss–Seidel:
-//! a sweep sees what it has already grounded), in parallel chunks, with one bit a position;
-//! the first sweep also checks local consistency. A sweep that grounds nothing ends it.
-//! Bits only get set, and each is set on the strength of bits already set, so parallel and
-//! stale reads never ground too much; a sweep that sets nothing saw the final bits
-//! everywhere, so the set is closed. The memory is one bit a position beyond the tables.
+//! The grounded set is an attractor. The first sweep walks the whole layer in index order,
+//! in parallel chunks: it checks local consistency and grounds what it can, in place
+//! (Gauss–Seidel: a position sees what the sweep has already grounded), with a bit a
+//! position. On 2x6 it leaves 46% of the nonzero positions open at 16 seeds and 35% at 20.
+//! Then, when the memory allows ([`FullOptions::graph_bytes`]), a *counting attractor*
+//! over those open positions only: one more sweep over them writes, for each, the quiet
+//! moves its grounding waits for (reversed, and sorted by child), and how many it needs (1
+//! for a positive value, the number of quiet moves to open children for a negative one);
+//! rounds then go from the positions grounded in the round before to their parents,
+//! counting down. This costs about 20 bytes an open position (measured: 0.4 GB in all at
+//! 20 seeds) and evaluates each position at most twice. Otherwise the grounding sweeps the
+//! layer (only its open positions) until a sweep grounds nothing: no memory beyond the
+//! bits, but as many sweeps as the longest forcing line inside the layer (about 40 at 16
+//! seeds), about twice the evaluations at 16 seeds. Both are exact: bits only get set,
+//! each on the strength of bits already set, so parallel and stale reads never ground too
+//! much; a sweep that sets nothing saw the final bits everywhere, and the rounds stop when
+//! every count that reached zero has been passed on, so the set is closed. Figures per
+//! layer are in the project's `README.md`.
 
 use std::fmt;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use hoyito_rules::{Position6, Rules};
@@ -180,15 +192,39 @@ pub struct FullCheck {
     pub positions: u64,
     /// Positions with a nonzero value (each one shown to be forced).
     pub nonzero: u64,
-    /// Sweeps of the grounding (the first also checks the moves; the last grounds nothing).
-    /// 1 when the moves check fails.
+    /// Sweeps over the layer (the first checks the moves and grounds what it can; without
+    /// rounds, the last grounds nothing; with rounds, the second writes the moves they
+    /// follow). 1 when the moves check fails.
     pub sweeps: u32,
+    /// Rounds over the parents of the positions grounded in the round before (0 when the
+    /// grounding sweeps to the end): the length of the longest forcing line left after the
+    /// second sweep.
+    pub rounds: u32,
     /// Positions whose moves were generated, over all sweeps.
     pub evaluations: u64,
     /// Wall time in seconds.
     pub seconds: f64,
     /// The first wrong value, if any (lowest index).
     pub failure: Option<FullFailure>,
+}
+
+/// Options of [`Tables::verify_full`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullOptions {
+    /// Most bytes of memory the grounding may take for its graph of the positions the
+    /// first sweep leaves open (about 32 bytes each): within it, the grounding sweeps once
+    /// more, then goes in rounds over the parents of grounded positions; beyond it (and with
+    /// 0), it sweeps the layer until a sweep grounds nothing, with a bit a position.
+    pub graph_bytes: u64,
+}
+
+impl Default for FullOptions {
+    /// 4 GiB for the graph.
+    fn default() -> Self {
+        FullOptions {
+            graph_bytes: 4 << 30,
+        }
+    }
 }
 
 impl FullCheck {
@@ -211,6 +247,7 @@ pub(crate) struct Fault {
 pub(crate) struct GraphCheck {
     pub(crate) nonzero: u64,
     pub(crate) sweeps: u32,
+    pub(crate) rounds: u32,
     pub(crate) evaluations: u64,
     pub(crate) fault: Option<Fault>,
 }
@@ -266,10 +303,12 @@ fn best(g: &impl Graph, moves: &[Edge]) -> i32 {
 }
 
 /// Checks every position of `g`: local consistency (values within `-range ..= range` and
-/// equal to the best over their moves), then grounding. Reports the first fault by index.
+/// equal to the best over their moves), then grounding: by [`attract`] when it needs at
+/// most `graph_bytes` of memory, else by sweeps. Reports the first fault by index.
 pub(crate) fn check_graph(
     g: &impl Graph,
     range: i32,
+    graph_bytes: u64,
     seeds: usize,
     progress: &dyn Progress,
 ) -> GraphCheck {
@@ -335,6 +374,7 @@ pub(crate) fn check_graph(
             return GraphCheck {
                 nonzero,
                 sweeps: 1,
+                rounds: 0,
                 evaluations,
                 fault: Some(Fault {
                     index,
@@ -344,8 +384,47 @@ pub(crate) fn check_graph(
             };
         }
     }
+    let open = nonzero - grounded_now.into_inner();
+    let (sweeps, rounds, more, left) = if open > 0 && open * GRAPH_BYTES_PER_OPEN <= graph_bytes {
+        let a = attract(g, &chunks, &done, open, seeds, progress);
+        (2, a.rounds, a.evaluations, a.left)
+    } else {
+        let (sweeps, more, open) = sweep_to_the_end(g, &chunks, &done, open, seeds, progress);
+        let left = (open > 0).then(|| (open, (0..n).find(|&i| !done.get(i)).unwrap_or(0)));
+        (sweeps, 0, more, left)
+    };
+    evaluations += more;
+    GraphCheck {
+        nonzero,
+        sweeps,
+        rounds,
+        evaluations,
+        fault: left.map(|(count, index)| Fault {
+            index,
+            fault: FullFault::NotForced,
+            count,
+        }),
+    }
+}
+
+/// Bytes of memory the attractor may need per position left open by the first sweep, with
+/// a margin (measured about 20 at 20 seeds of 2x6: 2.6 moves kept an open position, 8 bytes
+/// each, plus the counts and the index of the parents).
+pub(crate) const GRAPH_BYTES_PER_OPEN: u64 = 32;
+
+/// Grounding by sweeps after the first, until one grounds nothing (or nothing is left):
+/// returns the sweeps in all (the first included), the positions evaluated after the
+/// first, and how many stay open.
+fn sweep_to_the_end(
+    g: &impl Graph,
+    chunks: &[Range<u64>],
+    done: &Bits,
+    mut open: u64,
+    seeds: usize,
+    progress: &dyn Progress,
+) -> (u32, u64, u64) {
     let mut sweeps = 1;
-    let mut open = nonzero - grounded_now.into_inner();
+    let mut evaluations = 0;
     while open > 0 {
         sweeps += 1;
         progress.sweep_start(seeds, sweeps);
@@ -355,7 +434,7 @@ pub(crate) fn check_graph(
             let (mut ev, mut gr) = (0u64, 0u64);
             g.walk(r.clone(), &|i| !done.get(i), &mut |i, moves| {
                 ev += 1;
-                if grounded(g, &done, g.value(i), moves) {
+                if grounded(g, done, g.value(i), moves) {
                     done.set(i);
                     gr += 1;
                 }
@@ -372,19 +451,156 @@ pub(crate) fn check_graph(
         }
         open -= rose;
     }
-    let fault = (open > 0).then(|| {
-        let index = (0..n).find(|&i| !done.get(i)).unwrap_or(0);
-        Fault {
-            index,
-            fault: FullFault::NotForced,
-            count: open,
+    (sweeps, evaluations, open)
+}
+
+/// What [`attract`] found.
+struct Attractor {
+    rounds: u32,
+    evaluations: u64,
+    /// Positions left open and the lowest index among them, if any.
+    left: Option<(u64, u64)>,
+}
+
+/// Grounding by a counting attractor over the positions the first sweep left open (`open`
+/// of them, the zero bits of `done`), numbered in index order. One more sweep over them
+/// writes, for each, the moves its grounding waits for (reversed: child, then parent) and
+/// how many it needs: 1 for a positive value (any value-keeping quiet move to a grounded
+/// child), the number of quiet moves to open children for a negative one; a position that
+/// needs none is grounded at once. Rounds then go from the positions grounded in the last
+/// round to their parents, counting down; each round is one step longer in the forcing
+/// lines. Memory: 8 bytes a move kept and 13 bytes an open position, and a bit a position.
+fn attract(
+    g: &impl Graph,
+    chunks: &[Range<u64>],
+    done: &Bits,
+    open: u64,
+    seeds: usize,
+    progress: &dyn Progress,
+) -> Attractor {
+    let n = g.len();
+    // The open positions, numbered: id = the count of open positions before.
+    let words = done.0.len();
+    let open_word = |w: usize| {
+        let bits = !done.0[w].load(Relaxed);
+        let tail = n - 64 * w as u64;
+        if tail < 64 {
+            bits & ((1u64 << tail) - 1)
+        } else {
+            bits
         }
+    };
+    let mut first_id = Vec::with_capacity(words + 1);
+    let mut total = 0u32;
+    for w in 0..words {
+        first_id.push(total);
+        total += open_word(w).count_ones();
+    }
+    first_id.push(total);
+    let id_of = |i: u64| {
+        let w = (i / 64) as usize;
+        first_id[w] + (open_word(w) & ((1u64 << (i % 64)) - 1)).count_ones()
+    };
+    let need: Vec<AtomicU8> = (0..open).map(|_| AtomicU8::new(0)).collect();
+    let is_open = |i: u64| !done.get(i);
+
+    // The sweep that writes the moves: (child id << 32 | parent id), and the count each
+    // open position needs. `done` does not change during it.
+    progress.sweep_start(seeds, 2);
+    let grounded_now = AtomicU64::new(0);
+    let mut edges: Vec<u64> = chunks
+        .par_iter()
+        .flat_map_iter(|r| {
+            let mut out = Vec::new();
+            let mut now = 0u64;
+            g.walk(r.clone(), &is_open, &mut |i, moves| {
+                let v = g.value(i);
+                let x = id_of(i) as u64;
+                let mut count = 0u8;
+                let mut ready = false;
+                for &e in moves {
+                    let Edge::Quiet(c) = e else { continue };
+                    if v > 0 && g.value(c) != -v {
+                        continue;
+                    }
+                    if is_open(c) {
+                        out.push((id_of(c) as u64) << 32 | x);
+                        count += 1;
+                    } else if v > 0 {
+                        ready = true;
+                    }
+                }
+                let need_now = if ready {
+                    0
+                } else if v > 0 {
+                    1
+                } else {
+                    count
+                };
+                need[x as usize].store(need_now, Relaxed);
+                if need_now == 0 {
+                    now += 1;
+                }
+            });
+            grounded_now.fetch_add(now, Relaxed);
+            progress.advance(r.end - r.start);
+            out
+        })
+        .collect();
+    let grounded_now = grounded_now.into_inner();
+    progress.sweep_end(seeds, 2, open, grounded_now);
+    edges.par_sort_unstable();
+    // Where each child's parents start in `edges`.
+    let mut start = vec![0u64; open as usize + 1];
+    {
+        let mut e = 0;
+        for (c, s) in start.iter_mut().enumerate() {
+            while e < edges.len() && (edges[e] >> 32) < c as u64 {
+                e += 1;
+            }
+            *s = e as u64;
+        }
+    }
+    let mut frontier: Vec<u32> = (0..open as u32)
+        .into_par_iter()
+        .filter(|&x| need[x as usize].load(Relaxed) == 0)
+        .collect();
+    let mut left = open - frontier.len() as u64;
+    let mut rounds = 0;
+    while !frontier.is_empty() && left > 0 {
+        rounds += 1;
+        frontier = frontier
+            .par_iter()
+            .flat_map_iter(|&c| {
+                let parents = &edges[start[c as usize] as usize..start[c as usize + 1] as usize];
+                parents.iter().filter_map(|&e| {
+                    let x = e as u32;
+                    let before = need[x as usize]
+                        .fetch_update(Relaxed, Relaxed, |k| k.checked_sub(1))
+                        .ok()?;
+                    (before == 1).then_some(x)
+                })
+            })
+            .collect();
+        left -= frontier.len() as u64;
+        progress.round_end(seeds, rounds, frontier.len() as u64, frontier.len() as u64);
+    }
+    let left = (left > 0).then(|| {
+        let id = (0..open as usize)
+            .find(|&x| need[x].load(Relaxed) > 0)
+            .unwrap_or(0) as u32;
+        // The open position numbered `id`.
+        let w = first_id.partition_point(|&f| f <= id) - 1;
+        let mut bits = open_word(w);
+        for _ in 0..id - first_id[w] {
+            bits &= bits - 1;
+        }
+        (left, 64 * w as u64 + bits.trailing_zeros() as u64)
     });
-    GraphCheck {
-        nonzero,
-        sweeps,
-        evaluations,
-        fault,
+    Attractor {
+        rounds,
+        evaluations: open,
+        left,
     }
 }
 
@@ -515,15 +731,16 @@ impl Tables {
     ///
     /// ```
     /// use hoyito_rules::Rules;
-    /// use hoyito_tables::{Quiet, Tables};
+    /// use hoyito_tables::{FullOptions, Quiet, Tables};
     /// let tables = Tables::in_memory(&Rules::default(), 8).unwrap();
-    /// let check = tables.verify_full_layer(8, &Quiet).unwrap();
+    /// let check = tables.verify_full_layer(8, &FullOptions::default(), &Quiet).unwrap();
     /// assert!(check.passed());
     /// assert_eq!(check.positions, 75_582);
     /// ```
     pub fn verify_full_layer(
         &self,
         seeds: usize,
+        options: &FullOptions,
         progress: &dyn Progress,
     ) -> Result<FullCheck, TableError> {
         let t0 = Instant::now();
@@ -545,7 +762,7 @@ impl Tables {
             tables: self,
             missing: AtomicBool::new(false),
         };
-        let check = check_graph(&g, seeds as i32, seeds, progress);
+        let check = check_graph(&g, seeds as i32, options.graph_bytes, seeds, progress);
         if g.missing.load(Relaxed) {
             return Err(TableError::MissingLayer {
                 seeds: seeds.saturating_sub(4),
@@ -556,6 +773,7 @@ impl Tables {
             positions: layout.count(),
             nonzero: check.nonzero,
             sweeps: check.sweeps,
+            rounds: check.rounds,
             evaluations: check.evaluations,
             seconds: t0.elapsed().as_secs_f64(),
             failure: check.fault.map(|f| FullFailure {
@@ -575,6 +793,7 @@ impl Tables {
     pub fn verify_full(
         &self,
         max_seeds: usize,
+        options: &FullOptions,
         progress: &dyn Progress,
         mut done: impl FnMut(&FullCheck),
     ) -> Result<Vec<FullCheck>, TableError> {
@@ -585,7 +804,7 @@ impl Tables {
             .collect();
         let mut out = Vec::new();
         for n in seeds {
-            let check = self.verify_full_layer(n, progress)?;
+            let check = self.verify_full_layer(n, options, progress)?;
             done(&check);
             let failed = !check.passed();
             out.push(check);
@@ -624,8 +843,18 @@ mod tests {
         }
     }
 
+    /// Checks `g` by sweeps and by the attractor, which must agree but for the counts of
+    /// sweeps and rounds; returns the check by sweeps.
     fn check(g: Vec<(i32, Vec<Edge>)>) -> GraphCheck {
-        check_graph(&Explicit(g), 8, 8, &Quiet)
+        let g = Explicit(g);
+        let by_sweeps = check_graph(&g, 8, 0, 8, &Quiet);
+        let by_rounds = check_graph(&g, 8, u64::MAX, 8, &Quiet);
+        assert_eq!(by_rounds.fault, by_sweeps.fault);
+        assert_eq!(by_rounds.nonzero, by_sweeps.nonzero);
+        if by_sweeps.sweeps > 1 {
+            assert_eq!(by_rounds.sweeps, 2);
+        }
+        by_sweeps
     }
 
     use Edge::{Exit, Quiet as Q};
@@ -842,6 +1071,20 @@ mod layer_tests {
         None
     }
 
+    /// Checks layer `seeds` by sweeps and by the attractor, which must agree.
+    fn both_ways(tables: &Tables, seeds: usize) -> FullCheck {
+        let sweeps = FullOptions { graph_bytes: 0 };
+        let rounds = FullOptions {
+            graph_bytes: u64::MAX,
+        };
+        let a = tables.verify_full_layer(seeds, &sweeps, &Quiet).unwrap();
+        let b = tables.verify_full_layer(seeds, &rounds, &Quiet).unwrap();
+        assert_eq!((a.failure.clone(), a.nonzero), (b.failure, b.nonzero));
+        assert_eq!(a.rounds, 0);
+        assert!(b.evaluations <= a.evaluations);
+        a
+    }
+
     fn rules(variant: Variant, holes: usize) -> Rules {
         Rules::new(variant, holes, 4, LastFour::Capturer, CaptureSide::Any).unwrap()
     }
@@ -869,8 +1112,11 @@ mod layer_tests {
         ];
         for (rules, max) in cases {
             let tables = Tables::in_memory(&rules, max).unwrap();
-            let checks = tables.verify_full(max, &Quiet, |_| {}).unwrap();
+            let checks = tables
+                .verify_full(max, &FullOptions::default(), &Quiet, |_| {})
+                .unwrap();
             assert_eq!(checks.len(), layers_up_to(max).len(), "{rules}");
+            assert!(both_ways(&tables, max).passed());
             for (c, l) in checks.iter().zip(tables.layers()) {
                 assert!(c.passed(), "{rules} layer {}: {:?}", c.seeds, c.failure);
                 assert_eq!(c.seeds, l.seeds());
@@ -893,8 +1139,13 @@ mod layer_tests {
         let wrong = if v + 4 <= 12 { v + 4 } else { v - 4 };
         let damaged = relabel(&tables, 12, &[(i, wrong)]);
         // The smaller layer is untouched.
-        assert!(damaged.verify_full_layer(8, &Quiet).unwrap().passed());
-        let c = damaged.verify_full_layer(12, &Quiet).unwrap();
+        assert!(damaged
+            .verify_full_layer(8, &FullOptions::default(), &Quiet)
+            .unwrap()
+            .passed());
+        let c = damaged
+            .verify_full_layer(12, &FullOptions::default(), &Quiet)
+            .unwrap();
         let f = c.failure.unwrap();
         // The changed position fails, and so may those with a move to it (any index).
         assert!(matches!(f.fault, FullFault::Moves { expected } if expected != f.stored));
@@ -906,13 +1157,15 @@ mod layer_tests {
         // Out of range: a code beyond the layer's largest value.
         let damaged = relabel(&tables, 12, &[(i, 16)]);
         let f = damaged
-            .verify_full_layer(12, &Quiet)
+            .verify_full_layer(12, &FullOptions::default(), &Quiet)
             .unwrap()
             .failure
             .unwrap();
         assert_eq!((f.index, f.fault, f.stored), (i, FullFault::OutOfRange, 16));
         // Layers above a damaged one are not checked.
-        let checks = damaged.verify_full(12, &Quiet, |_| {}).unwrap();
+        let checks = damaged
+            .verify_full(12, &FullOptions::default(), &Quiet, |_| {})
+            .unwrap();
         assert_eq!(checks.len(), 2);
         assert!(checks[0].passed() && !checks[1].passed());
     }
@@ -938,13 +1191,16 @@ mod layer_tests {
             (Rules::default(), 8),
         ] {
             let (tables, changes) = consistent_but_wrong(&rules, seeds);
-            assert!(tables.verify_full_layer(seeds, &Quiet).unwrap().passed());
+            assert!(tables
+                .verify_full_layer(seeds, &FullOptions::default(), &Quiet)
+                .unwrap()
+                .passed());
             let damaged = relabel(&tables, seeds, &changes);
             // Every value agrees with its moves: the sampled check sees nothing.
             let (checked, bad) = damaged.verify_layer(seeds, u64::MAX);
             assert_eq!(checked, damaged.layer(seeds).unwrap().layout().count());
             assert!(bad.is_empty(), "{bad:?}");
-            let c = damaged.verify_full_layer(seeds, &Quiet).unwrap();
+            let c = both_ways(&damaged, seeds);
             let f = c.failure.unwrap();
             assert_eq!(f.fault, FullFault::NotForced, "{rules} {seeds}");
             assert_ne!(f.stored, 0);

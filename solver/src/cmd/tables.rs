@@ -10,7 +10,8 @@ use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Position6, Rules, Side};
 use hoyito_search::{Config, Limits, Searcher};
 use hoyito_tables::{
-    layers_up_to, BuildOptions, FullCheck, FullFault, LayerStats, Progress, TableKey, Tables,
+    layers_up_to, BuildOptions, FullCheck, FullFault, FullOptions, LayerStats, Progress, TableKey,
+    Tables,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -237,7 +238,10 @@ impl Progress for Bars {
     fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
         if !self.quiet {
             let secs = self.seconds_into_layer();
-            eprintln!("layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
+            eprintln!(
+                "layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} {} ({secs:.1} s into the layer)",
+                self.counted
+            );
         }
     }
     fn sweep_end(&self, seeds: usize, sweep: u32, evaluated: u64, changed: u64) {
@@ -621,6 +625,7 @@ struct FullReport {
     positions: u64,
     nonzero: u64,
     sweeps: u32,
+    rounds: u32,
     evaluations: u64,
     seconds: f64,
     positions_per_second: f64,
@@ -636,6 +641,7 @@ impl FullReport {
             positions: c.positions,
             nonzero: c.nonzero,
             sweeps: c.sweeps,
+            rounds: c.rounds,
             evaluations: c.evaluations,
             seconds: c.seconds,
             positions_per_second: c.positions as f64 / c.seconds.max(1e-9),
@@ -669,11 +675,12 @@ impl fmt::Display for FullReport {
         };
         writeln!(
             f,
-            "layer {:2}: {} positions checked, {} nonzero, {verdict} ({} sweeps, {} evaluations, {:.1} s, {:.2} M positions/s)",
+            "layer {:2}: {} positions checked, {} nonzero, {verdict} ({} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s)",
             self.seeds,
             self.positions,
             self.nonzero,
             self.sweeps,
+            self.rounds,
             self.evaluations,
             self.seconds,
             self.positions_per_second / 1e6
@@ -696,13 +703,16 @@ fn verify_full(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<
         }
     }
     let bars = Bars::new(a.quiet, json, dir).counting("grounded");
+    let options = FullOptions {
+        graph_bytes: a.graph_mb.saturating_mul(1 << 20),
+    };
     let t0 = Instant::now();
     let checks = with_threads(a.threads, || match a.layer {
-        Some(n) => tables.verify_full_layer(n, &bars).map(|c| {
+        Some(n) => tables.verify_full_layer(n, &options, &bars).map(|c| {
             let _ = emit(&FullReport::of(&c), json);
             vec![c]
         }),
-        None => tables.verify_full(max, &bars, |c| {
+        None => tables.verify_full(max, &options, &bars, |c| {
             let _ = emit(&FullReport::of(c), json);
         }),
     })?
