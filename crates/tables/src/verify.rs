@@ -54,7 +54,7 @@
 //! The grounded set is an attractor. The first sweep walks the whole layer in index order,
 //! in parallel chunks: it checks local consistency and grounds what it can, in place
 //! (Gauss–Seidel: a position sees what the sweep has already grounded), with a bit a
-//! position. On 2x6 it leaves 46% of the nonzero positions open at 16 seeds and 35% at 20.
+//! position. On 2x6 it leaves 58% of the nonzero positions open at 16 seeds and 35% at 20.
 //! Then, when the memory allows ([`FullOptions::graph_bytes`]), a *counting attractor*
 //! over those open positions only: one more sweep over them writes, for each, the quiet
 //! moves its grounding waits for (reversed, and sorted by child), and how many it needs (1
@@ -569,10 +569,12 @@ fn attract(
     let mut rounds = 0;
     while !frontier.is_empty() && left > 0 {
         rounds += 1;
+        let visited = AtomicU64::new(0);
         frontier = frontier
             .par_iter()
             .flat_map_iter(|&c| {
                 let parents = &edges[start[c as usize] as usize..start[c as usize + 1] as usize];
+                visited.fetch_add(parents.len() as u64, Relaxed);
                 parents.iter().filter_map(|&e| {
                     let x = e as u32;
                     let before = need[x as usize]
@@ -583,7 +585,7 @@ fn attract(
             })
             .collect();
         left -= frontier.len() as u64;
-        progress.round_end(seeds, rounds, frontier.len() as u64, frontier.len() as u64);
+        progress.round_end(seeds, rounds, visited.into_inner(), frontier.len() as u64);
     }
     let left = (left > 0).then(|| {
         let id = (0..open as usize)
