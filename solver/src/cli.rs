@@ -90,6 +90,9 @@ pub enum Command {
     /// Search depth and speed on a fixed suite of positions (data/bench), with a node count
     /// at a fixed depth that fingerprints the search.
     Bench(BenchArgs),
+    /// Prove the exact value of a position (default: the start) over endgame tables, with a
+    /// certificate that `check-proof` verifies; resumable with --state.
+    Prove(ProveArgs),
     /// Games between two players (evaluation weights, depths) from random openings, both
     /// sides of each, with Elo, normalised Elo, LOS and pentanomial counts as fastchess
     /// reports them, and an optional SPRT that stops the match at its decision.
@@ -219,6 +222,48 @@ pub struct BestArgs {
     pub no_tables: bool,
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// Arguments of `solve prove`.
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Endgame tables the proof stands on (2x6 only) [default: data/tables when built].
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Prove without endgame tables (small boards; slow on 2x6).
+    #[arg(long = "no-tables", conflicts_with = "tables")]
+    pub no_tables: bool,
+    /// Folder of the run's state: every claim proven so far. A run given a folder that holds
+    /// the state of the same position and rules resumes from it [default: a temporary
+    /// folder, removed at the end].
+    #[arg(long, value_name = "DIR")]
+    pub state: Option<PathBuf>,
+    /// Write the certificate of the proven value to this file (see data/CERTIFICATE.md).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
+    /// Also prove the value of every legal move (each is a root of the certificate).
+    #[arg(long = "all-moves")]
+    pub all_moves: bool,
+    /// Stop after this many seconds (the state is kept: run again to go on).
+    #[arg(
+        long = "time-limit",
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
+    pub time_limit: Option<u64>,
+    /// Depth of the search that guesses the value, so that the proofs start next to it.
+    #[arg(
+        long = "guess-depth",
+        default_value_t = 8,
+        allow_negative_numbers = true
+    )]
+    pub guess_depth: u32,
+    /// Threads for loading the tables and the guess [default: all cores]; the proofs run on
+    /// one.
+    #[arg(long, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
 }
 
 /// Arguments of `solve bench` (the built-in suite is chosen by `--holes 6|12`, 6 by default

@@ -3,14 +3,14 @@
 //! the endgame tables. Commands import this module and `cli`, never each other.
 
 use std::fmt::Display;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Position, Position6, Rules, Side};
 use hoyito_tables::Tables;
 use serde::Serialize;
 
-use crate::cli::{Cli, Command, EngineArgs, RuleArgs, TablesCommand};
+use crate::cli::{Cli, Command, EngineArgs, RuleArgs, TablesCommand, DEFAULT_TABLES_DIR};
 
 /// Prints a command's report: its `Display` form for a person, or its fields as one JSON
 /// object on one line with `--json` (keys in alphabetical order, as `serde_json` orders a
@@ -208,6 +208,7 @@ fn at_least_one(flag: &str, value: Option<u64>) -> Result<()> {
 pub fn check_limits(cli: &Cli) -> Result<()> {
     match &cli.command {
         Command::Perft(a) => check_threads(a.threads),
+        Command::Prove(a) => check_threads(a.threads),
         Command::Best(a) => check_engine(&a.engine),
         Command::Bench(a) => {
             check_engine(&a.engine)?;
@@ -264,4 +265,36 @@ pub fn search_threads(threads: Option<usize>) -> Result<usize> {
 pub fn open_tables(rules: &Rules, dir: &Path, max_seeds: usize) -> Result<Tables> {
     Tables::open_up_to(dir, rules, max_seeds)
         .with_context(|| format!("opening the tables in {}", dir.display()))
+}
+
+/// Opens the endgame tables a command asked for, the layers of at most `seeds` seeds (play
+/// from a position never reaches larger ones, and each layer is read and checked whole):
+/// `None` when they are turned off (`off`), not built for these rules (the default folder
+/// only, `dir` is `None`), the board is not 2x6, or no layer is small enough.
+pub fn tables_for(
+    rules: &Rules,
+    dir: Option<&Path>,
+    off: bool,
+    seeds: usize,
+) -> Result<Option<std::sync::Arc<Tables>>> {
+    if off || rules.holes() != 6 {
+        return Ok(None);
+    }
+    let given = dir.is_some();
+    let dir = dir.map_or_else(|| PathBuf::from(DEFAULT_TABLES_DIR), Path::to_path_buf);
+    let context = || format!("cannot use the endgame tables in {}", dir.display());
+    if Tables::headers(&dir, rules)
+        .with_context(context)?
+        .is_empty()
+    {
+        if given {
+            anyhow::bail!(
+                "no endgame tables for these rules in {} (build them with `solve tables build`)",
+                dir.display()
+            );
+        }
+        return Ok(None);
+    }
+    let tables = Tables::open_up_to(&dir, rules, seeds).with_context(context)?;
+    Ok((tables.max_seeds() > 0).then(|| std::sync::Arc::new(tables)))
 }

@@ -29,6 +29,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Best(a) => cmd::search::best(rules, json, a),
         Command::Bench(a) => cmd::search::bench(rules, json, a),
         Command::Match(a) => cmd::search::play_match(rules, json, a),
+        Command::Prove(a) => cmd::prove::prove(rules, json, a),
     }
 }
 

@@ -26,11 +26,13 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod certificate;
 mod config;
 mod driver;
 mod eval;
 mod limits;
 mod plain;
+mod prove;
 mod prover;
 mod pv;
 mod result;
@@ -46,5 +48,6 @@ pub use eval::Eval;
 pub use hoyito_rules::Probe;
 pub use limits::Limits;
 pub use plain::plain_search;
+pub use prove::{Gauge, Prove};
 pub use result::SearchResult;
 pub use tt::{AtomicTable, Bound, Entry, MapTable, Table, PROVEN};

@@ -37,6 +37,8 @@ use std::time::Instant;
 
 use hoyito_rules::{Child, Position, Probe, Rules, Side};
 
+use crate::certificate::{Kind, RecordedClaim};
+
 /// Proven bounds of South's value of a position, by board (side to move included).
 type Bounds<const W: usize> = HashMap<[u64; W], (i16, i16), ahash::RandomState>;
 
@@ -61,6 +63,10 @@ struct Node<const W: usize> {
     /// Edges `edges[first .. first + len]` (explored nodes only).
     first: u32,
     len: u8,
+    /// Decided when added, by what was known before this proof (not by this proof).
+    known: bool,
+    /// The exit that decided the node for its mover, if one did (its hole; 0: none).
+    exit: u8,
 }
 
 /// Why a proof stopped before its answer.
@@ -85,6 +91,10 @@ pub(crate) struct Prover<const W: usize> {
     retro: crate::retro::Retro<W>,
     /// `expanded` when the current search started.
     base: u64,
+    /// Where every finished proof writes the claims it decided, if anywhere.
+    recorder: Option<crate::certificate::Recorder>,
+    /// Where figures go for progress reports, if anywhere.
+    gauge: Option<std::sync::Arc<crate::prove::Gauge>>,
 }
 
 impl<const W: usize> Prover<W> {
@@ -98,7 +108,34 @@ impl<const W: usize> Prover<W> {
             base: 0,
             retro_seeds,
             retro: crate::retro::Retro::new(rules, retro_cap),
+            recorder: None,
+            gauge: None,
         }
+    }
+
+    /// Reports figures to `gauge` from now on.
+    pub fn gauge(&mut self, gauge: std::sync::Arc<crate::prove::Gauge>) {
+        self.gauge = Some(gauge);
+    }
+
+    /// Writes every claim a finished proof decides to `recorder` from now on (see
+    /// `certificate.rs`).
+    pub fn record(&mut self, recorder: crate::certificate::Recorder) {
+        self.recorder = Some(recorder);
+    }
+
+    /// The recorder, if claims are recorded.
+    pub fn recorder(&mut self) -> Option<&mut crate::certificate::Recorder> {
+        self.recorder.as_mut()
+    }
+
+    /// Takes in a bound proven before (a recorded claim: South's value of `p` is at least
+    /// `lo` and at most `hi`).
+    pub fn learn(&mut self, p: &Position<W>, lo: i32, hi: i32) {
+        let n = p.seeds_on_board() as i16;
+        let e = self.bounds.entry(p.board_key()).or_insert((-n, n));
+        e.0 = e.0.max(lo as i16);
+        e.1 = e.1.min(hi as i16);
     }
 
     /// Forgets the bounds proven so far.
@@ -158,6 +195,18 @@ impl<const W: usize> Prover<W> {
         budget: &Budget<'_>,
         p: &Position<W>,
     ) -> Result<i32, (i32, i32)> {
+        self.value_from(probe, budget, p, None)
+    }
+
+    /// [`Prover::value`], with the first threshold tried at `guess` (South's view) when
+    /// given: a good guess takes two proofs, one at the value and one a step above.
+    pub fn value_from(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        p: &Position<W>,
+        guess: Option<i32>,
+    ) -> Result<i32, (i32, i32)> {
         let sign = if p.side_to_move() == Side::South {
             1
         } else {
@@ -173,6 +222,7 @@ impl<const W: usize> Prover<W> {
             // proved: a value of 0 takes two proofs, one k steps away k + 1. (A guess from a
             // depth-4 search was measured no better.)
             let t = match last {
+                None if guess.is_some_and(|g| lo < g && g <= hi) => guess.unwrap_or(0),
                 None if lo < 0 && 0 <= hi => 0,
                 None | Some(true) => lo + 1,
                 Some(false) => hi,
@@ -280,6 +330,17 @@ impl<const W: usize> Prover<W> {
             }
             match proof.decide() {
                 Some(won) => {
+                    if let Some(r) = &mut self.recorder {
+                        r.record(proof.claims());
+                        if let Some(g) = &self.gauge {
+                            g.claims.store(r.written(), Ordering::Relaxed);
+                        }
+                    }
+                    if let Some(g) = &self.gauge {
+                        g.proofs.fetch_add(1, Ordering::Relaxed);
+                        g.largest
+                            .fetch_max(proof.nodes.len() as u64, Ordering::Relaxed);
+                    }
                     self.remember(proof);
                     // The attacker wins: South's value is at least t if South attacks.
                     return Ok(won == proof.south_attacks);
@@ -299,6 +360,11 @@ impl<const W: usize> Prover<W> {
     ) -> Result<(), Stopped> {
         self.expanded += 1;
         if self.expanded & 1023 == 0 {
+            if let Some(g) = &self.gauge {
+                g.explored(self.work());
+                g.seeds
+                    .store(proof.nodes[0].pos.seeds_on_board(), Ordering::Relaxed);
+            }
             budget.check(self.expanded - self.base)?;
         }
         let rules = self.rules;
@@ -308,9 +374,11 @@ impl<const W: usize> Prover<W> {
         let sign = if mover == Side::South { 1 } else { -1 };
         let list = p.moves(&rules);
         let mut quiet = [p; 12];
+        // The hole of each quiet move (0: the pass).
+        let mut holes = [0u8; 12];
         let mut nq = 0;
         // Exits as (South's threshold on the child, child or None for a game end, gain).
-        let mut exits: [(i32, Option<Position<W>>, i32); 12] = [(0, None, 0); 12];
+        let mut exits: [(i32, Option<Position<W>>, i32, u8); 12] = [(0, None, 0, 0); 12];
         let mut ne = 0;
         if list.is_empty() {
             let Some(q) = p.passed(&rules) else {
@@ -324,15 +392,16 @@ impl<const W: usize> Prover<W> {
         for c in list.children() {
             let g = sign * c.gain as i32;
             if c.ended_game {
-                exits[ne] = (g, None, c.gain as i32);
+                exits[ne] = (g, None, c.gain as i32, c.mv.0);
                 ne += 1;
             } else if c.extra_turn {
                 // The child has the mover to move again: South's value of the exit is the
                 // gain (South's view) plus South's value of the child.
-                exits[ne] = (proof.t - g, Some(c.position), c.gain as i32);
+                exits[ne] = (proof.t - g, Some(c.position), c.gain as i32, c.mv.0);
                 ne += 1;
             } else {
                 quiet[nq] = c.position;
+                holes[nq] = c.mv.0;
                 nq += 1;
             }
         }
@@ -343,8 +412,8 @@ impl<const W: usize> Prover<W> {
         let mut open = [false; 12];
         for k in 0..ne {
             let good = match exits[k] {
-                (s, None, _) => Some(proof.good(s)),
-                (t, Some(q), _) => {
+                (s, None, _, _) => Some(proof.good(s)),
+                (t, Some(q), _, _) => {
                     let (lo, hi) = self.known(probe, &q);
                     if lo >= t {
                         Some(proof.good_if_at_least(true))
@@ -357,7 +426,9 @@ impl<const W: usize> Prover<W> {
             };
             match good {
                 Some(gd) if gd == want => {
-                    proof.nodes[id as usize].state = if want { State::Won } else { State::Lost };
+                    let node = &mut proof.nodes[id as usize];
+                    node.state = if want { State::Won } else { State::Lost };
+                    node.exit = exits[k].3;
                     return Ok(());
                 }
                 Some(_) => {}
@@ -368,10 +439,14 @@ impl<const W: usize> Prover<W> {
             if !open[k] {
                 continue;
             }
-            let (t, Some(q), _) = exits[k] else { continue };
+            let (t, Some(q), _, hole) = exits[k] else {
+                continue;
+            };
             let b = self.south_at_least(probe, budget, &q, t)?;
             if proof.good_if_at_least(b) == want {
-                proof.nodes[id as usize].state = if want { State::Won } else { State::Lost };
+                let node = &mut proof.nodes[id as usize];
+                node.state = if want { State::Won } else { State::Lost };
+                node.exit = hole;
                 return Ok(());
             }
         }
@@ -382,9 +457,10 @@ impl<const W: usize> Prover<W> {
             return Ok(());
         }
         let first = proof.edges.len() as u32;
-        for q in &quiet[..nq] {
+        for (q, &hole) in quiet[..nq].iter().zip(&holes) {
             let j = proof.add(self, probe, q);
             proof.edges.push(j);
+            proof.holes.push(hole);
         }
         let node = &mut proof.nodes[id as usize];
         node.state = State::Inner;
@@ -451,9 +527,14 @@ struct Proof<const W: usize> {
     south_attacks: bool,
     nodes: Vec<Node<W>>,
     edges: Vec<u32>,
+    /// The hole of the move of each edge (0: a pass).
+    holes: Vec<u8>,
     index: HashMap<[u64; W], u32, ahash::RandomState>,
     /// After `decide`: for each node, whether the attacker wins (`None`: undecided).
     won: Vec<Option<bool>>,
+    /// After `decide`: for each node the attacker wins, when it joined the attractor (from
+    /// 1; 0 for the others): every move the attacker needs leads to an earlier one.
+    order: Vec<u32>,
 }
 
 impl<const W: usize> Proof<W> {
@@ -464,8 +545,10 @@ impl<const W: usize> Proof<W> {
             south_attacks: t > 0,
             nodes: Vec::new(),
             edges: Vec::new(),
+            holes: Vec::new(),
             index: HashMap::with_hasher(ahash::RandomState::with_seeds(2, 7, 1, 8)),
             won: Vec::new(),
+            order: Vec::new(),
         }
     }
 
@@ -514,14 +597,18 @@ impl<const W: usize> Proof<W> {
             attacker: (p.side_to_move() == Side::South) == self.south_attacks,
             first: 0,
             len: 0,
+            known: state != State::Open,
+            exit: 0,
         });
         j
     }
 
-    /// The attacker's attractor, with open nodes counted as won (`optimistic`) or lost.
-    fn attractor(&self, preds: &[u32], start: &[u32], optimistic: bool) -> Vec<bool> {
+    /// The attacker's attractor, with open nodes counted as won (`optimistic`) or lost: for
+    /// each node, when it joined (from 1), or 0 outside.
+    fn attractor(&self, preds: &[u32], start: &[u32], optimistic: bool) -> Vec<u32> {
         let n = self.nodes.len();
-        let mut inside = vec![false; n];
+        let mut inside = vec![0u32; n];
+        let mut joined = 0u32;
         let mut count = vec![0u32; n];
         let mut queue = Vec::new();
         for (k, node) in self.nodes.iter().enumerate() {
@@ -535,19 +622,21 @@ impl<const W: usize> Proof<W> {
                 }
             };
             if won {
-                inside[k] = true;
+                joined += 1;
+                inside[k] = joined;
                 queue.push(k as u32);
             }
         }
         while let Some(k) = queue.pop() {
             for &q in &preds[start[k as usize] as usize..start[k as usize + 1] as usize] {
                 let q = q as usize;
-                if inside[q] || self.nodes[q].state != State::Inner {
+                if inside[q] != 0 || self.nodes[q].state != State::Inner {
                     continue;
                 }
                 count[q] -= 1;
                 if count[q] == 0 {
-                    inside[q] = true;
+                    joined += 1;
+                    inside[q] = joined;
                     queue.push(q as u32);
                 }
             }
@@ -590,16 +679,65 @@ impl<const W: usize> Proof<W> {
             .iter()
             .zip(&hope)
             .map(|(&s, &h)| {
-                if s {
+                if s != 0 {
                     Some(true)
-                } else if !h {
+                } else if h == 0 {
                     Some(false)
                 } else {
                     None
                 }
             })
             .collect();
+        self.order = sure;
         self.won[0]
+    }
+
+    /// The claims this proof decided (after `decide` decided the root), for a certificate
+    /// (`certificate.rs`): each node it decided itself, with its claim on South's value, the
+    /// hole its proving side plays when that side moves there, and for the attacker's nodes
+    /// when they joined the attractor (the rank within this proof; 0 for the defender's,
+    /// whose claims endless play satisfies).
+    pub(crate) fn claims(&self) -> impl Iterator<Item = RecordedClaim<W>> + '_ {
+        self.nodes.iter().enumerate().filter_map(move |(k, node)| {
+            let won = self.won[k]?;
+            if node.known {
+                return None;
+            }
+            let at_least = won == self.south_attacks;
+            let (kind, bound) = if at_least {
+                (Kind::AtLeast, self.t)
+            } else {
+                (Kind::AtMost, self.t - self.step)
+            };
+            let proving_moves = (node.pos.side_to_move() == Side::South) == at_least;
+            let hole = match node.state {
+                _ if !proving_moves => 0,
+                State::Inner => {
+                    let r = node.first as usize..node.first as usize + node.len as usize;
+                    let keeps = |j: u32| {
+                        let j = j as usize;
+                        if won {
+                            self.order[j] != 0 && self.order[j] < self.order[k]
+                        } else {
+                            self.won[j] == Some(false)
+                        }
+                    };
+                    self.edges[r.clone()]
+                        .iter()
+                        .zip(&self.holes[r])
+                        .find(|&(&j, _)| keeps(j))
+                        .map_or(0, |(_, &h)| h)
+                }
+                _ => node.exit,
+            };
+            Some(RecordedClaim {
+                position: node.pos.with_captured(0, 0),
+                kind,
+                bound,
+                hole,
+                order: if won { self.order[k] } else { 0 },
+            })
+        })
     }
 
     /// The open nodes reachable from the root through undecided explored nodes, nearest

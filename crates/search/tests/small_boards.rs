@@ -11,9 +11,13 @@
 mod support;
 
 use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
-use hoyito_search::{plain_search, Config, Eval, ExactMethod, Limits, Probe, Searcher};
+use hoyito_search::certificate::{self, Claim, Kind, Recorder, Root};
+use hoyito_search::{plain_search, Config, Eval, ExactMethod, Limits, Probe, Prove, Searcher};
 
 type Key = [u64; 2];
 
@@ -273,6 +277,125 @@ fn check(rules: Rules, sample: usize) {
     assert!(checked > 0);
 }
 
+/// The value of move `m` of `p` for its mover, by the reference values.
+fn move_value_ref(
+    rules: &Rules,
+    p: &Position6,
+    m: hoyito_rules::Move,
+    want: &HashMap<Key, i32>,
+) -> i32 {
+    let c = p.play(rules, m).unwrap();
+    let u = if c.ended_game {
+        0
+    } else {
+        want[&c.position.board_key()]
+    };
+    c.value(if c.position.side_to_move() == Side::South {
+        u
+    } else {
+        -u
+    })
+}
+
+/// A record in memory that a test can read while the prover writes it.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `solve prove`'s library on every sampled position: the value equals the reference, and
+/// the certificate of each value (extracted from the record of claims, which checks that
+/// ranks fall) holds only true claims. Then a second prover that takes in the record (a
+/// resumed run) proves the same values again, exploring nothing new.
+fn check_proofs(rules: Rules, sample: usize) {
+    let want = reference(&rules);
+    let all = reachable(&rules);
+    let record = Shared::default();
+    let mut prove = Prove::<2>::new(rules, None);
+    prove.record(Recorder::new(Box::new(record.clone()), 1));
+    let stop = AtomicBool::new(false);
+    let step = (all.len() / sample).max(1);
+    let south = |p: &Position6, v: i32| {
+        if p.side_to_move() == Side::South {
+            v
+        } else {
+            -v
+        }
+    };
+    let mut roots = Vec::new();
+    for p in all.iter().step_by(step) {
+        let u = want[&p.board_key()];
+        let v = prove.value(p, None, &stop, None).unwrap();
+        assert_eq!(south(p, v), u, "{rules} {p}: prove");
+        let m = prove.keeping_move(p, v, &stop, None).unwrap();
+        if let Some(m) = m {
+            assert_eq!(
+                move_value_ref(&rules, p, m, &want),
+                v,
+                "{rules} {p}: move {m}"
+            );
+        }
+        for kind in [Kind::AtLeast, Kind::AtMost] {
+            roots.push(Root {
+                position: *p,
+                kind,
+                bound: u,
+            });
+        }
+    }
+    prove.finish().unwrap();
+    let bytes = record.0.lock().unwrap().clone();
+    let (claims, read) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
+    assert_eq!(read as usize, bytes.len());
+    assert!(!claims.is_empty());
+    let cert = certificate::extract(&rules, claims.clone(), &roots, None).unwrap();
+    for c in &cert {
+        let u = want[&c.position.board_key()];
+        assert!(
+            c.kind.holds(c.bound, u),
+            "{rules}: false claim {c:?}, value {u}"
+        );
+    }
+    // Broken records are refused: ranks that do not fall, a root's claims gone.
+    if cert.iter().any(|c| c.kind.finite(c.bound)) {
+        let flat: Vec<_> = claims.iter().map(|c| Claim { rank: 7, ..*c }).collect();
+        assert!(certificate::extract(&rules, flat, &roots, None).is_err());
+    }
+    let r = roots[0];
+    if r.bound > -(r.position.seeds_on_board() as i32) {
+        let gone: Vec<_> = claims
+            .iter()
+            .filter(|c| c.position != r.position.with_captured(0, 0))
+            .copied()
+            .collect();
+        assert!(certificate::extract(&rules, gone, &roots[..1], None).is_err());
+    }
+    let mut resumed = Prove::<2>::new(rules, None);
+    resumed.learn(&claims);
+    for r in roots.iter().step_by(2) {
+        let v = resumed.value(&r.position, None, &stop, None).unwrap();
+        assert_eq!(
+            south(&r.position, v),
+            r.bound,
+            "{rules} {}: resumed",
+            r.position
+        );
+    }
+    assert_eq!(
+        resumed.explored(),
+        0,
+        "{rules}: a resumed run explores again"
+    );
+}
+
 fn rules(variant: Variant, holes: usize, seeds: usize) -> Rules {
     Rules::new(variant, holes, seeds, LastFour::Capturer, CaptureSide::Any).unwrap()
 }
@@ -280,6 +403,28 @@ fn rules(variant: Variant, holes: usize, seeds: usize) -> Rules {
 #[test]
 fn hoyito2_2x3_two_seeds() {
     check(rules(Variant::Hoyito2, 3, 2), 150);
+}
+
+#[test]
+fn proofs_and_certificates_on_small_boards() {
+    check_proofs(rules(Variant::Hoyito2, 3, 2), 150);
+    check_proofs(rules(Variant::Hoyito3, 3, 3), 150);
+    check_proofs(rules(Variant::Hoyito2, 4, 2), 60);
+    check_proofs(
+        Rules::new(Variant::Hoyito3, 4, 1, LastFour::North, CaptureSide::Any).unwrap(),
+        150,
+    );
+    check_proofs(
+        Rules::new(
+            Variant::Hoyito2,
+            3,
+            3,
+            LastFour::Capturer,
+            CaptureSide::Opponent,
+        )
+        .unwrap(),
+        150,
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! `common`, calls the libraries and prints one report type through `common::emit`; no
 //! command module imports another.
 
+pub mod prove;
 pub mod rules;
 pub mod search;
 pub mod tables;

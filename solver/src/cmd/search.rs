@@ -2,7 +2,6 @@
 //! a fixed suite) and `match` (games between two search settings, to tune the evaluation).
 
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,8 +12,10 @@ use hoyito_stats::{Decision, EloEstimate, MeanInterval, Outcome, Pentanomial, Sp
 use hoyito_tables::Tables;
 use serde::Serialize;
 
-use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs, DEFAULT_TABLES_DIR};
-use crate::common::{dispatch, emit, open_tables, position, resolve, search_threads, with_threads};
+use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs};
+use crate::common::{
+    dispatch, emit, open_tables, position, resolve, search_threads, tables_for, with_threads,
+};
 
 /// Time a search gets when no limit is given and the position is too large to solve.
 const DEFAULT_TIME_MS: u64 = 3000;
@@ -143,33 +144,9 @@ impl fmt::Display for BestReport {
     }
 }
 
-/// Opens the endgame tables `best` asked for, the layers of at most `seeds` seeds (play
-/// from the position never reaches larger ones, and each layer is read and checked whole):
-/// `None` when they are turned off, not built for these rules (the default folder only),
-/// the board is not 2x6, or no layer is small enough.
+/// Opens the endgame tables `best` asked for (see [`crate::common::tables_for`]).
 fn best_tables(rules: &Rules, a: &BestArgs, seeds: usize) -> Result<Option<Arc<Tables>>> {
-    if a.no_tables || rules.holes() != 6 {
-        return Ok(None);
-    }
-    let dir = a
-        .tables
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES_DIR));
-    let context = || format!("cannot use the endgame tables in {}", dir.display());
-    if Tables::headers(&dir, rules)
-        .with_context(context)?
-        .is_empty()
-    {
-        if a.tables.is_some() {
-            bail!(
-                "no endgame tables for these rules in {} (build them with `solve tables build`)",
-                dir.display()
-            );
-        }
-        return Ok(None);
-    }
-    let tables = Tables::open_up_to(&dir, rules, seeds).with_context(context)?;
-    Ok((tables.max_seeds() > 0).then(|| Arc::new(tables)))
+    tables_for(rules, a.tables.as_deref(), a.no_tables, seeds)
 }
 
 /// Seeds on the board up to which `best` builds endgame tables in memory (0: none): for an

@@ -1,0 +1,137 @@
+//! [`Prove`]: exact values by threshold proofs (`prover.rs`) that record what they decide,
+//! so that a certificate can be extracted ([`crate::certificate`]) and a stopped run can
+//! resume from the record.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use hoyito_rules::{Move, Position, Probe, Rules, Side};
+
+use crate::certificate::{Claim, Kind, Recorder};
+use crate::prover::{Budget, Prover};
+
+/// Figures of a running proof that another thread may read (for progress).
+#[derive(Debug, Default)]
+pub struct Gauge {
+    /// Positions explored so far (updated every 1024).
+    pub explored: AtomicU64,
+    /// Threshold proofs finished.
+    pub proofs: AtomicU64,
+    /// Claims recorded.
+    pub claims: AtomicU64,
+    /// Seeds on the board of the position whose proof is running now (the deepest one).
+    pub seeds: AtomicU32,
+    /// The size of the largest proof graph so far.
+    pub largest: AtomicU64,
+}
+
+/// Proves exact values over endgame tables and records the claims its proofs decide.
+///
+/// Unlike the exact mode of [`crate::Searcher`], it answers small positions only from the
+/// tables, never by solving a component in memory, so that every value it uses is either
+/// a table's or recorded.
+pub struct Prove<const W: usize> {
+    rules: Rules,
+    prover: Prover<W>,
+    probe: Option<Box<dyn Probe<W>>>,
+}
+
+impl<const W: usize> Prove<W> {
+    /// A prover for `rules` over `probe` (endgame tables), if any.
+    pub fn new(rules: Rules, probe: Option<Box<dyn Probe<W>>>) -> Self {
+        Prove {
+            rules,
+            prover: Prover::new(rules, 0, 0),
+            probe,
+        }
+    }
+
+    /// Records every claim decided from now on with `recorder`.
+    pub fn record(&mut self, recorder: Recorder) {
+        self.prover.record(recorder);
+    }
+
+    /// Reports figures to `gauge` as it goes.
+    pub fn gauge(&mut self, gauge: Arc<Gauge>) {
+        self.prover.gauge(gauge);
+    }
+
+    /// Takes in claims recorded before (a run that resumes): their bounds answer the same
+    /// questions again at once.
+    pub fn learn(&mut self, claims: &[Claim<W>]) {
+        for c in claims {
+            let n = c.position.seeds_on_board() as i32;
+            match c.kind {
+                Kind::AtLeast => self.prover.learn(&c.position, c.bound, n),
+                Kind::AtMost => self.prover.learn(&c.position, -n, c.bound),
+            }
+        }
+    }
+
+    /// Positions explored by the proofs so far.
+    pub fn explored(&self) -> u64 {
+        self.prover.work()
+    }
+
+    /// The exact value of `p` for its side to move, starting from `guess` (same view) when
+    /// given; on a stop or past `deadline`, the bounds proven so far.
+    pub fn value(
+        &mut self,
+        p: &Position<W>,
+        guess: Option<i32>,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Result<i32, (i32, i32)> {
+        let budget = Budget {
+            stop,
+            deadline,
+            node_limit: u64::MAX,
+        };
+        self.prover.start(deadline);
+        let south = p.side_to_move() == Side::South;
+        let guess = guess.map(|g| if south { g } else { -g });
+        self.prover
+            .value_from(self.probe.as_deref(), &budget, p, guess)
+    }
+
+    /// A move of `p` that keeps its value `v` (for its side to move), captures first;
+    /// `Ok(None)` without a legal move, `Err(())` on a stop.
+    #[allow(clippy::result_unit_err)]
+    pub fn keeping_move(
+        &mut self,
+        p: &Position<W>,
+        v: i32,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Move>, ()> {
+        let budget = Budget {
+            stop,
+            deadline,
+            node_limit: u64::MAX,
+        };
+        self.prover
+            .keeping_move(self.probe.as_deref(), &budget, p, v)
+            .map(|c| c.map(|c| c.mv))
+            .map_err(|_| ())
+    }
+
+    /// Flushes the record; its first write error, if any.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        match self.prover.recorder() {
+            Some(r) => r.finish(),
+            None => Ok(()),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+impl Gauge {
+    pub(crate) fn explored(&self, n: u64) {
+        self.explored.store(n, Ordering::Relaxed);
+    }
+}

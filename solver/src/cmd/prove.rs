@@ -1,0 +1,501 @@
+//! `solve prove`: the exact value of a position, proven by threshold proofs over the endgame
+//! tables, with the claims recorded in a state folder (a stopped run resumes from it) and a
+//! certificate that `solve check-proof` verifies (data/CERTIFICATE.md).
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, IsTerminal as _, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use hoyito_rules::{Diagram, Position, Probe, Rules, Side};
+use hoyito_search::certificate::{self, Kind, Recorder, Root};
+use hoyito_search::{Config, Gauge, Limits, Prove, Searcher};
+use hoyito_tables::Tables;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::cli::{ProveArgs, RuleArgs};
+use crate::common::{dispatch, emit, position, resolve, search_threads, tables_for, with_threads};
+
+/// The file of the state folder that names the run (rules, position, tables).
+const STATE_FILE: &str = "state.txt";
+/// The file of the state folder that holds the claims proven so far.
+const RECORD_FILE: &str = "claims.bin";
+
+/// A legal move's proven value, with `--all-moves`.
+#[derive(Serialize)]
+struct MoveValue {
+    #[serde(rename = "move")]
+    mv: u8,
+    value: i32,
+}
+
+/// The certificate written.
+#[derive(Serialize)]
+struct CertificateReport {
+    path: String,
+    entries: usize,
+    bytes: u64,
+    sha256: String,
+    seconds: f64,
+}
+
+/// What `solve prove` prints.
+#[derive(Serialize)]
+struct ProveReport {
+    position: String,
+    rules: String,
+    tables_max_seeds: usize,
+    /// The value the proofs started next to (a depth-limited search's), for the side to move.
+    guess: Option<i32>,
+    /// Whether the value is proven (else the run stopped: `bounds` is what it proved).
+    complete: bool,
+    /// The proven value for the side to move.
+    value: Option<i32>,
+    /// Proven bounds of the value for the side to move.
+    bounds: [i32; 2],
+    /// A move that keeps the value (captures first), proven.
+    best: Option<u8>,
+    moves: Option<Vec<MoveValue>>,
+    /// Positions explored by the proofs (this run).
+    explored: u64,
+    /// Threshold proofs finished (this run).
+    proofs: u64,
+    /// Claims recorded by this run, and taken in from the state of earlier runs.
+    claims_recorded: u64,
+    claims_resumed: u64,
+    seconds: f64,
+    /// The state folder, when it is kept.
+    state: Option<String>,
+    certificate: Option<CertificateReport>,
+}
+
+impl fmt::Display for ProveReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "position: {}", self.position)?;
+        writeln!(f, "{}", self.rules)?;
+        match self.tables_max_seeds {
+            0 => writeln!(f, "tables: none")?,
+            n => writeln!(f, "tables: up to {n} seeds")?,
+        }
+        if let Some(g) = self.guess {
+            writeln!(f, "guess: {g}")?;
+        }
+        match self.value {
+            Some(v) => writeln!(f, "value: {v} (proven, for the side to move)")?,
+            None => writeln!(
+                f,
+                "value: not proven, between {} and {} (stopped; run again with the same --state to go on)",
+                self.bounds[0], self.bounds[1]
+            )?,
+        }
+        if let Some(m) = self.best {
+            writeln!(f, "best move: {m} (keeps the value, proven)")?;
+        }
+        if let Some(moves) = &self.moves {
+            writeln!(f, "moves:")?;
+            for m in moves {
+                writeln!(f, "  {}: {}", m.mv, m.value)?;
+            }
+        }
+        writeln!(
+            f,
+            "explored: {} positions in {} proofs, {:.1} s; claims recorded {} (+{} resumed)",
+            self.explored, self.proofs, self.seconds, self.claims_recorded, self.claims_resumed
+        )?;
+        if let Some(s) = &self.state {
+            writeln!(f, "state: {s}")?;
+        }
+        if let Some(c) = &self.certificate {
+            writeln!(
+                f,
+                "certificate: {} ({} entries, {} bytes, sha256 {}, {:.1} s); check it with `solve check-proof {}`",
+                c.path, c.entries, c.bytes, c.sha256, c.seconds, c.path
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `solve prove`.
+pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
+    let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
+    if a.guess_depth == 0 {
+        bail!("--guess-depth must be at least 1");
+    }
+    if a.time_limit == Some(0) {
+        bail!("--time-limit must be at least 1 second");
+    }
+    let report = dispatch!(rules, prove_sized(&rules, d.as_ref(), a))?;
+    emit(&report, json)
+}
+
+/// The board and side to move of `p` in notation, without captured seeds.
+fn board<const W: usize>(p: &Position<W>) -> String {
+    let s = p.with_captured(0, 0).to_string();
+    s.rsplit_once(' ').map_or(s.clone(), |(b, _)| b.to_string())
+}
+
+/// South's view of a value for the side to move of `p`.
+fn south<const W: usize>(p: &Position<W>, v: i32) -> i32 {
+    if p.side_to_move() == Side::South {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The state folder: its record of claims (opened for appending), the claims it held, and
+/// whether it is a temporary one.
+struct State {
+    dir: PathBuf,
+    temporary: bool,
+    record: File,
+}
+
+impl State {
+    /// Opens (or starts) the state of the run named by `name` in `dir`, a fresh temporary
+    /// folder when `None`. Returns the state and the record's bytes so far.
+    fn open(dir: Option<&Path>, name: &str) -> Result<(State, PathBuf)> {
+        let (dir, temporary) = match dir {
+            Some(d) => (d.to_path_buf(), false),
+            None => {
+                let d = std::env::temp_dir().join(format!(
+                    "hoyito-prove-{}-{}",
+                    std::process::id(),
+                    Instant::now().elapsed().as_nanos()
+                ));
+                (d, true)
+            }
+        };
+        fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create the state folder {}", dir.display()))?;
+        let state = dir.join(STATE_FILE);
+        match fs::read_to_string(&state) {
+            Ok(text) if text == name => {}
+            Ok(_) => bail!(
+                "the state folder {} holds another run (other rules, position or tables: see {}); give another --state",
+                dir.display(),
+                state.display()
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if dir.join(RECORD_FILE).exists() {
+                    bail!(
+                        "{} has a record of claims but no {STATE_FILE}: not a state folder of `solve prove`",
+                        dir.display()
+                    );
+                }
+                fs::write(&state, name)
+                    .with_context(|| format!("cannot write {}", state.display()))?;
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", state.display())),
+        }
+        let path = dir.join(RECORD_FILE);
+        let record = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        Ok((
+            State {
+                dir,
+                temporary,
+                record,
+            },
+            path,
+        ))
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Reports progress on stderr until `done`: a spinner on a terminal, else a line a minute.
+fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant) {
+    let terminal = std::io::stderr().is_terminal();
+    let bar = terminal.then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    });
+    let mut last_line = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(200));
+        let explored = gauge.explored.load(Ordering::Relaxed);
+        let secs = start.elapsed().as_secs_f64();
+        let msg = format!(
+            "explored {explored}, proofs {}, claims {}, proof at {} seeds, largest graph {}, {:.0} positions/s",
+            gauge.proofs.load(Ordering::Relaxed),
+            gauge.claims.load(Ordering::Relaxed),
+            gauge.seeds.load(Ordering::Relaxed),
+            gauge.largest.load(Ordering::Relaxed),
+            explored as f64 / secs.max(1e-9)
+        );
+        match &bar {
+            Some(b) => b.set_message(msg),
+            None if last_line.elapsed() >= Duration::from_secs(60) => {
+                last_line = Instant::now();
+                eprintln!("[{secs:.0} s] {msg}");
+            }
+            None => {}
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
+/// The stop flag, raised by Ctrl-C (installed once a process).
+fn stop_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = Arc::clone(&flag);
+        // Without a handler (another one is installed), Ctrl-C just ends the process; the
+        // record then loses at most its last seconds.
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+/// A writer that hashes what it writes.
+struct Hashing<W: Write> {
+    inner: W,
+    hash: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn prove_sized<const W: usize>(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    a: &ProveArgs,
+) -> Result<ProveReport> {
+    let start = Instant::now();
+    let p: Position<W> = position(rules, d)?;
+    let seeds = p.seeds_on_board() as usize;
+    let tables = with_threads(a.threads, || {
+        tables_for(rules, a.tables.as_deref(), a.no_tables, seeds)
+    })??;
+    let tables_max = tables.as_ref().map_or(0, |t| Tables::max_seeds(t));
+    let name = format!(
+        "hoyito-prove-state 1\n{}\nposition {}\ntables {}\n",
+        certificate::rules_line(rules),
+        board(&p),
+        tables_max
+    );
+    let (state, record_path) = State::open(a.state.as_deref(), &name)?;
+    let (resumed, bytes) =
+        certificate::read_record::<W>(rules, &state.record).context("reading the state")?;
+    // A killed run may leave a torn last entry: cut it off before appending.
+    state
+        .record
+        .set_len(bytes)
+        .context("cannot trim the state's record")?;
+    let first_seq = resumed
+        .iter()
+        .map(|c| (c.rank >> 32) as u32)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
+
+    // The guess: a depth-limited search (nothing to guess inside the tables).
+    let guess = if seeds <= tables_max || !p.is_live() {
+        None
+    } else {
+        let config = Config {
+            threads: search_threads(a.threads)?,
+            hash_mb: 256,
+            ..Config::default()
+        };
+        let mut searcher = Searcher::<W>::new(*rules, config);
+        if let Some(t) = &tables {
+            searcher = searcher.with_probe(probe(t));
+        }
+        Some(searcher.search(&p, &Limits::depth(a.guess_depth)).score)
+    };
+
+    let mut prover = Prove::<W>::new(*rules, tables.as_ref().map(probe));
+    prover.learn(&resumed);
+    let claims_resumed = resumed.len() as u64;
+    drop(resumed);
+    let out = BufWriter::with_capacity(1 << 20, state.record.try_clone()?);
+    prover.record(Recorder::new(Box::new(out), first_seq));
+    let gauge = Arc::new(Gauge::default());
+    prover.gauge(Arc::clone(&gauge));
+    let stop = stop_flag();
+    let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
+    let done = AtomicBool::new(false);
+
+    let (outcome, best, moves) = std::thread::scope(|s| {
+        s.spawn(|| progress(&gauge, &done, start));
+        let outcome = prover.value(&p, guess, &stop, deadline);
+        let mut best = None;
+        let mut moves = None;
+        if let Ok(v) = outcome {
+            best = prover.keeping_move(&p, v, &stop, deadline).ok().flatten();
+            if a.all_moves && best.is_some() {
+                let mut all = Vec::new();
+                for c in p.moves(rules).children() {
+                    let w = if c.ended_game {
+                        0
+                    } else {
+                        match prover.value(&c.position, None, &stop, deadline) {
+                            Ok(w) => w,
+                            Err(_) => break,
+                        }
+                    };
+                    all.push((*c, w));
+                }
+                moves = Some(all);
+            }
+        }
+        done.store(true, Ordering::Relaxed);
+        (outcome, best, moves)
+    });
+    let explored = prover.explored();
+    let claims_recorded = gauge.claims.load(Ordering::Relaxed);
+    prover
+        .finish()
+        .with_context(|| format!("cannot write the state's record {}", record_path.display()))?;
+    drop(prover);
+    let legal = p.moves(rules);
+    let moves = moves.filter(|m| m.len() == legal.len());
+    let complete = outcome.is_ok()
+        && (best.is_some() || legal.is_empty())
+        && (!a.all_moves || moves.is_some());
+    let keep_state = !state.temporary;
+
+    let mut certificate = None;
+    if let (true, Ok(v), Some(path)) = (complete, outcome, &a.certificate) {
+        let t0 = Instant::now();
+        let vs = south(&p, v);
+        let mut roots = vec![
+            Root {
+                position: p,
+                kind: Kind::AtLeast,
+                bound: vs,
+            },
+            Root {
+                position: p,
+                kind: Kind::AtMost,
+                bound: vs,
+            },
+        ];
+        let mover_kind = if p.side_to_move() == Side::South {
+            Kind::AtLeast
+        } else {
+            Kind::AtMost
+        };
+        for c in legal.children() {
+            let g = south(&p, c.gain as i32);
+            if c.ended_game {
+                continue;
+            }
+            if Some(c.mv) == best {
+                // The best move keeps the value.
+                roots.push(Root {
+                    position: c.position,
+                    kind: mover_kind,
+                    bound: vs - g,
+                });
+            }
+            if let Some(all) = &moves {
+                if let Some(&(_, w)) = all.iter().find(|(m, _)| m.mv == c.mv) {
+                    let ws = south(&c.position, w);
+                    for kind in [Kind::AtLeast, Kind::AtMost] {
+                        roots.push(Root {
+                            position: c.position,
+                            kind,
+                            bound: ws,
+                        });
+                    }
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        roots.retain(|r| {
+            let new = !seen.contains(r);
+            seen.push(*r);
+            new
+        });
+        let file = File::open(&record_path)
+            .with_context(|| format!("cannot read {}", record_path.display()))?;
+        let (record, _) = certificate::read_record::<W>(rules, std::io::BufReader::new(file))
+            .context("reading the state")?;
+        let probe = tables.as_ref().map(probe);
+        let claims = certificate::extract(rules, record, &roots, probe.as_deref())
+            .context("extracting the certificate (a fault of the prover: please report it)")?;
+        let out = File::create(path)
+            .with_context(|| format!("cannot create the certificate {}", path.display()))?;
+        let mut out = Hashing {
+            inner: BufWriter::new(out),
+            hash: Sha256::new(),
+            bytes: 0,
+        };
+        let max = (tables_max > 0).then_some(tables_max as u32);
+        certificate::write(&mut out, rules, max, &roots, &claims)
+            .with_context(|| format!("cannot write the certificate {}", path.display()))?;
+        certificate = Some(CertificateReport {
+            path: path.display().to_string(),
+            entries: claims.len(),
+            bytes: out.bytes,
+            sha256: format!("{:x}", out.hash.finalize()),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+
+    let (value, bounds) = match outcome {
+        Ok(v) if complete => (Some(v), [v, v]),
+        Ok(v) => (None, [v, v]),
+        Err((lo, hi)) => (None, [lo, hi]),
+    };
+    Ok(ProveReport {
+        position: p.to_string(),
+        rules: certificate::rules_line(rules),
+        tables_max_seeds: tables_max,
+        guess,
+        complete,
+        value,
+        bounds,
+        best: best.map(|m| m.0),
+        moves: moves.map(|all| {
+            all.iter()
+                .map(|(c, w)| MoveValue {
+                    mv: c.mv.0,
+                    value: c.value(*w),
+                })
+                .collect()
+        }),
+        explored,
+        proofs: gauge.proofs.load(Ordering::Relaxed),
+        claims_recorded,
+        claims_resumed,
+        seconds: start.elapsed().as_secs_f64(),
+        state: keep_state.then(|| state.dir.display().to_string()),
+        certificate,
+    })
+}

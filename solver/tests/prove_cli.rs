@@ -1,0 +1,127 @@
+//! `solve prove`: values equal to the exact search, certificates written, runs resumed from
+//! their state, and clear errors.
+
+mod common;
+
+use common::{built_tables, ok, run};
+use serde_json::Value;
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+#[test]
+fn prove_equals_the_exact_search_and_writes_a_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rules, holes, seeds) in [
+        ("hoyito2", "3", "2"),
+        ("hoyito3", "3", "3"),
+        ("hoyito2", "4", "2"),
+    ] {
+        let cert = dir.path().join(format!("{rules}-{holes}-{seeds}.cert"));
+        let flags = ["--variant", rules, "--holes", holes, "--seeds", seeds];
+        let p = json(
+            &[
+                &flags[..],
+                &[
+                    "prove",
+                    "--all-moves",
+                    "--json",
+                    "--certificate",
+                    cert.to_str().unwrap(),
+                ],
+            ]
+            .concat(),
+        );
+        let b = json(&[&flags[..], &["best", "--exact", "--all-moves", "--json"]].concat());
+        assert_eq!(p["complete"], true);
+        assert_eq!(p["value"], b["score"], "{rules} {holes}x{seeds}");
+        let mine: Vec<(i64, i64)> = p["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].as_i64().unwrap(), m["value"].as_i64().unwrap()))
+            .collect();
+        let theirs: Vec<(i64, i64)> = b["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].as_i64().unwrap(), m["score"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(mine, theirs, "{rules} {holes}x{seeds}: the moves");
+        // The best move keeps the value.
+        let best = p["best"].as_i64().unwrap();
+        assert!(mine.contains(&(best, p["value"].as_i64().unwrap())));
+        let text = std::fs::read(&cert).unwrap();
+        assert!(text.starts_with(b"hoyito-certificate 1\n"));
+        assert_eq!(
+            p["certificate"]["bytes"].as_u64().unwrap() as usize,
+            text.len()
+        );
+        assert!(p["certificate"]["entries"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn prove_over_tables_equals_the_tables_built_values() {
+    let tables = built_tables("12");
+    let t = tables.path().to_str().unwrap();
+    let lines = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/exact/values16.jsonl"
+    ))
+    .unwrap();
+    let mut checked = 0;
+    for line in lines.lines().filter(|l| l.contains("\"hoyito2\"")).take(4) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let p = v["position"].as_str().unwrap();
+        let r = json(&["prove", p, "--tables", t, "--json"]);
+        assert_eq!(r["value"], v["value"], "{p}");
+        assert_eq!(r["tables_max_seeds"], 12);
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+#[test]
+fn a_run_resumes_from_its_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let s = state.to_str().unwrap();
+    let flags = [
+        "--holes", "4", "--seeds", "2", "prove", "--json", "--state", s,
+    ];
+    let first = json(&flags);
+    assert_eq!(first["complete"], true);
+    assert!(first["claims_recorded"].as_u64().unwrap() > 0);
+    assert_eq!(first["claims_resumed"], 0);
+    // A torn last entry (a run killed while writing) is cut off.
+    let record = state.join("claims.bin");
+    let mut bytes = std::fs::read(&record).unwrap();
+    bytes.extend_from_slice(&[1, 2, 3]);
+    std::fs::write(&record, &bytes).unwrap();
+    let second = json(&flags);
+    assert_eq!(second["value"], first["value"]);
+    assert_eq!(second["best"], first["best"]);
+    assert_eq!(second["claims_resumed"], first["claims_recorded"]);
+    assert_eq!(second["explored"], 0, "the resumed run proved again");
+    // Another position cannot use that state.
+    let (ok, out, err) = run(&["--holes", "4", "--seeds", "1", "prove", "--state", s]);
+    assert!(!ok && out.is_empty());
+    assert!(err.contains("holds another run"), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    for args in [
+        &["prove", "--guess-depth", "0"][..],
+        &["prove", "--time-limit", "0"],
+        &["prove", "--tables", "/nonexistent/tables"],
+        &["prove", "1,2,3/4,5 S"],
+    ] {
+        let (ok, out, err) = run(args);
+        assert!(!ok, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
