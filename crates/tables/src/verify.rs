@@ -151,8 +151,8 @@ pub struct FullFailure {
     pub stored: i32,
     /// What is wrong.
     pub fault: FullFault,
-    /// Positions of the layer with a fault of the same kind (local faults are counted
-    /// first: a layer with one is not checked for grounding).
+    /// Positions of the layer with a fault of the same kind (a layer with a local fault,
+    /// out of range or against the moves, is not checked for grounding).
     pub count: u64,
 }
 
@@ -357,35 +357,41 @@ pub(crate) fn check_graph(
     });
     progress.sweep_end(seeds, 1, n, grounded_now.load(Relaxed));
     let nonzero = nonzero.into_inner();
+    // The lowest index with a local fault, and how many have a fault of its kind.
     let local = [
-        (bad_range, first_range, FullFault::OutOfRange),
-        (bad_moves, first_moves, FullFault::Moves { expected: 0 }),
+        (
+            first_range.into_inner(),
+            bad_range.into_inner(),
+            FullFault::OutOfRange,
+        ),
+        (
+            first_moves.into_inner(),
+            bad_moves.into_inner(),
+            FullFault::Moves { expected: 0 },
+        ),
     ];
-    for (count, first, fault) in local {
-        let count = count.into_inner();
-        if count > 0 {
-            let index = first.into_inner();
-            let fault = match fault {
-                FullFault::Moves { .. } => FullFault::Moves {
-                    expected: expected_at(g, &chunks, index),
-                },
-                other => other,
-            };
-            return GraphCheck {
-                nonzero,
-                sweeps: 1,
-                rounds: 0,
-                evaluations,
-                fault: Some(Fault {
-                    index,
-                    fault,
-                    count,
-                }),
-            };
-        }
+    if let Some(&(index, count, fault)) = local.iter().filter(|l| l.1 > 0).min_by_key(|l| l.0) {
+        let fault = match fault {
+            FullFault::Moves { .. } => FullFault::Moves {
+                expected: expected_at(g, &chunks, index),
+            },
+            other => other,
+        };
+        return GraphCheck {
+            nonzero,
+            sweeps: 1,
+            rounds: 0,
+            evaluations,
+            fault: Some(Fault {
+                index,
+                fault,
+                count,
+            }),
+        };
     }
     let open = nonzero - grounded_now.into_inner();
-    let (sweeps, rounds, more, left) = if open > 0 && open * GRAPH_BYTES_PER_OPEN <= graph_bytes {
+    let fits = open.saturating_mul(GRAPH_BYTES_PER_OPEN) <= graph_bytes && open < u32::MAX as u64;
+    let (sweeps, rounds, more, left) = if open > 0 && fits {
         let a = attract(g, &chunks, &done, open, seeds, progress);
         (2, a.rounds, a.evaluations, a.left)
     } else {
@@ -895,21 +901,21 @@ mod tests {
     }
 
     #[test]
-    fn local_faults_come_first_and_name_the_best_move() {
+    fn local_faults_name_the_first_position_and_the_best_move() {
+        let g = check(vec![(0, vec![Exit(0)]), (12, vec![Exit(12)])]);
+        assert_eq!(
+            g.fault,
+            Some(Fault {
+                index: 1,
+                fault: FullFault::OutOfRange,
+                count: 1
+            })
+        );
         let g = check(vec![
             (0, vec![Exit(4)]),
             (8, vec![Exit(4)]),
             (12, vec![Exit(12)]),
         ]);
-        assert_eq!(
-            g.fault,
-            Some(Fault {
-                index: 2,
-                fault: FullFault::OutOfRange,
-                count: 1
-            })
-        );
-        let g = check(vec![(0, vec![Exit(4)]), (8, vec![Exit(4)])]);
         assert_eq!(
             g.fault,
             Some(Fault {
