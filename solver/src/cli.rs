@@ -489,9 +489,9 @@ pub struct VerifyArgs {
     /// With --full, check the layers of at most this many seeds.
     #[arg(long, requires = "full", allow_negative_numbers = true)]
     pub max_seeds: Option<usize>,
-    /// With --full, most memory in MiB for the graph of the positions the first sweep leaves
-    /// open (about 32 bytes each): within it, one more sweep, then rounds over their
-    /// parents; beyond it, or with 0, sweeps until nothing changes (a bit a position).
+    /// With --full, most memory in MiB for the graph of the positions not yet shown forced
+    /// (24 bytes each): sweeps until they fit in it, then one more sweep and rounds over
+    /// their parents; with 0, sweeps until nothing changes (a bit a position).
     #[arg(
         long,
         requires = "full",

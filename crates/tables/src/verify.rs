@@ -55,14 +55,15 @@
 //! in parallel chunks: it checks local consistency and grounds what it can, in place
 //! (Gauss–Seidel: a position sees what the sweep has already grounded), with a bit a
 //! position. On 2x6 it leaves 58% of the nonzero positions open at 16 seeds and 35% at 20.
-//! Then, when the memory allows ([`FullOptions::graph_bytes`]), a *counting attractor*
-//! over those open positions only: one more sweep over them writes, for each, the quiet
+//! Then, once the open positions fit in the memory allowed ([`FullOptions::graph_bytes`];
+//! until then the grounding sweeps over them), a *counting attractor* over those open
+//! positions only: one more sweep over them writes, for each, the quiet
 //! moves its grounding waits for (reversed, and sorted by child), and how many it needs (1
 //! for a positive value, the number of quiet moves to open children for a negative one);
 //! rounds then go from the positions grounded in the round before to their parents,
 //! counting down. This costs about 20 bytes an open position (measured: 0.4 GB in all at
-//! 20 seeds) and evaluates each position at most twice. Otherwise the grounding sweeps the
-//! layer (only its open positions) until a sweep grounds nothing: no memory beyond the
+//! 20 seeds) and evaluates each position at most once more. With no memory allowed, the
+//! grounding sweeps the layer (only its open positions) until a sweep grounds nothing: no memory beyond the
 //! bits, but as many sweeps as the longest forcing line inside the layer (about 40 at 16
 //! seeds), about twice the evaluations at 16 seeds. Both are exact: bits only get set,
 //! each on the strength of bits already set, so parallel and stale reads never ground too
@@ -211,10 +212,11 @@ pub struct FullCheck {
 /// Options of [`Tables::verify_full`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FullOptions {
-    /// Most bytes of memory the grounding may take for its graph of the positions the
-    /// first sweep leaves open (about 32 bytes each): within it, the grounding sweeps once
-    /// more, then goes in rounds over the parents of grounded positions; beyond it (and with
-    /// 0), it sweeps the layer until a sweep grounds nothing, with a bit a position.
+    /// Most bytes of memory the grounding may take for its graph of the positions left
+    /// open (counted at 24 bytes each): the grounding sweeps the layer until the open
+    /// positions fit in it, then sweeps once more to write their moves and goes in rounds
+    /// over the parents of grounded positions. With 0 it sweeps until a sweep grounds
+    /// nothing, with a bit a position.
     pub graph_bytes: u64,
 }
 
@@ -389,16 +391,37 @@ pub(crate) fn check_graph(
             }),
         };
     }
-    let open = nonzero - grounded_now.into_inner();
-    let fits = open.saturating_mul(GRAPH_BYTES_PER_OPEN) <= graph_bytes && open < u32::MAX as u64;
-    let (sweeps, rounds, more, left) = if open > 0 && fits {
-        let a = attract(g, &chunks, &done, open, seeds, progress);
-        (2, a.rounds, a.evaluations, a.left)
-    } else {
-        let (sweeps, more, open) = sweep_to_the_end(g, &chunks, &done, open, seeds, progress);
-        let left = (open > 0).then(|| (open, (0..n).find(|&i| !done.get(i)).unwrap_or(0)));
-        (sweeps, 0, more, left)
+    // Sweep until the open positions fit in the graph's memory (never with 0), then go on
+    // with the attractor over them; or sweep until a sweep grounds nothing.
+    let fits = |open: u64| {
+        open.saturating_mul(GRAPH_BYTES_PER_OPEN) <= graph_bytes && open < u32::MAX as u64
     };
+    let mut open = nonzero - grounded_now.into_inner();
+    let (mut sweeps, mut rounds, mut more) = (1, 0, 0);
+    let mut left_index = None;
+    let mut stalled = false;
+    while open > 0 && !fits(open) {
+        sweeps += 1;
+        let (evaluated, rose) = sweep_once(g, &chunks, &done, sweeps, seeds, progress);
+        more += evaluated;
+        if rose == 0 {
+            stalled = true;
+            break;
+        }
+        open -= rose;
+    }
+    if open > 0 && !stalled {
+        sweeps += 1;
+        let a = attract(g, &chunks, &done, open, sweeps, seeds, progress);
+        rounds = a.rounds;
+        more += a.evaluations;
+        open = a.left.map_or(0, |l| l.0);
+        left_index = a.left.map(|l| l.1);
+    }
+    let left = (open > 0).then(|| {
+        let index = left_index.unwrap_or_else(|| (0..n).find(|&i| !done.get(i)).unwrap_or(0));
+        (open, index)
+    });
     evaluations += more;
     GraphCheck {
         nonzero,
@@ -413,51 +436,40 @@ pub(crate) fn check_graph(
     }
 }
 
-/// Bytes of memory the attractor may need per position left open by the first sweep, with
-/// a margin (measured about 20 at 20 seeds of 2x6: 2.6 moves kept an open position, 8 bytes
-/// each, plus the counts and the index of the parents).
-pub(crate) const GRAPH_BYTES_PER_OPEN: u64 = 32;
+/// Bytes of memory the attractor may need per open position, with a margin (measured
+/// about 20 at 20 seeds of 2x6: the moves kept, 8 bytes each, the counts and the index of
+/// the parents).
+pub(crate) const GRAPH_BYTES_PER_OPEN: u64 = 24;
 
-/// Grounding by sweeps after the first, until one grounds nothing (or nothing is left):
-/// returns the sweeps in all (the first included), the positions evaluated after the
-/// first, and how many stay open.
-fn sweep_to_the_end(
+/// One grounding sweep (number `sweep`) over the open positions: returns the positions
+/// evaluated and those grounded.
+fn sweep_once(
     g: &impl Graph,
     chunks: &[Range<u64>],
     done: &Bits,
-    mut open: u64,
+    sweep: u32,
     seeds: usize,
     progress: &dyn Progress,
-) -> (u32, u64, u64) {
-    let mut sweeps = 1;
-    let mut evaluations = 0;
-    while open > 0 {
-        sweeps += 1;
-        progress.sweep_start(seeds, sweeps);
-        let evaluated = AtomicU64::new(0);
-        let rose = AtomicU64::new(0);
-        chunks.par_iter().for_each(|r| {
-            let (mut ev, mut gr) = (0u64, 0u64);
-            g.walk(r.clone(), &|i| !done.get(i), &mut |i, moves| {
-                ev += 1;
-                if grounded(g, done, g.value(i), moves) {
-                    done.set(i);
-                    gr += 1;
-                }
-            });
-            evaluated.fetch_add(ev, Relaxed);
-            rose.fetch_add(gr, Relaxed);
-            progress.advance(r.end - r.start);
+) -> (u64, u64) {
+    progress.sweep_start(seeds, sweep);
+    let evaluated = AtomicU64::new(0);
+    let rose = AtomicU64::new(0);
+    chunks.par_iter().for_each(|r| {
+        let (mut ev, mut gr) = (0u64, 0u64);
+        g.walk(r.clone(), &|i| !done.get(i), &mut |i, moves| {
+            ev += 1;
+            if grounded(g, done, g.value(i), moves) {
+                done.set(i);
+                gr += 1;
+            }
         });
-        let (evaluated, rose) = (evaluated.into_inner(), rose.into_inner());
-        progress.sweep_end(seeds, sweeps, evaluated, rose);
-        evaluations += evaluated;
-        if rose == 0 {
-            break;
-        }
-        open -= rose;
-    }
-    (sweeps, evaluations, open)
+        evaluated.fetch_add(ev, Relaxed);
+        rose.fetch_add(gr, Relaxed);
+        progress.advance(r.end - r.start);
+    });
+    let (evaluated, rose) = (evaluated.into_inner(), rose.into_inner());
+    progress.sweep_end(seeds, sweep, evaluated, rose);
+    (evaluated, rose)
 }
 
 /// What [`attract`] found.
@@ -468,8 +480,8 @@ struct Attractor {
     left: Option<(u64, u64)>,
 }
 
-/// Grounding by a counting attractor over the positions the first sweep left open (`open`
-/// of them, the zero bits of `done`), numbered in index order. One more sweep over them
+/// Grounding by a counting attractor over the positions the sweeps left open (`open` of
+/// them, the zero bits of `done`), numbered in index order. One more sweep over them
 /// writes, for each, the moves its grounding waits for (reversed: child, then parent) and
 /// how many it needs: 1 for a positive value (any value-keeping quiet move to a grounded
 /// child), the number of quiet moves to open children for a negative one; a position that
@@ -481,6 +493,7 @@ fn attract(
     chunks: &[Range<u64>],
     done: &Bits,
     open: u64,
+    sweep: u32,
     seeds: usize,
     progress: &dyn Progress,
 ) -> Attractor {
@@ -512,7 +525,7 @@ fn attract(
 
     // The sweep that writes the moves: (child id << 32 | parent id), and the count each
     // open position needs. `done` does not change during it.
-    progress.sweep_start(seeds, 2);
+    progress.sweep_start(seeds, sweep);
     let grounded_now = AtomicU64::new(0);
     let mut edges: Vec<u64> = chunks
         .par_iter()
@@ -554,7 +567,7 @@ fn attract(
         })
         .collect();
     let grounded_now = grounded_now.into_inner();
-    progress.sweep_end(seeds, 2, open, grounded_now);
+    progress.sweep_end(seeds, sweep, open, grounded_now);
     edges.par_sort_unstable();
     // Where each child's parents start in `edges`.
     let mut start = vec![0u64; open as usize + 1];
@@ -940,6 +953,10 @@ mod tests {
         assert_eq!(c.fault, None);
         assert_eq!(c.nonzero, k + 1);
         assert_eq!(c.sweeps, k as u32 + 1);
+        // Sweeps until 5 are left open (9 after the first, one fewer each sweep), then the
+        // attractor: one more sweep grounds 4, and rounds ground 3, 2, 1 and 0.
+        let mixed = check_graph(&Explicit(g.clone()), 8, 5 * GRAPH_BYTES_PER_OPEN, 8, &Quiet);
+        assert_eq!((mixed.fault, mixed.sweeps, mixed.rounds), (None, 6, 4));
         // Cut the chain's end: nothing is forced any more.
         g[k as usize].1 = vec![Q(0)];
         g[k as usize].0 = -g[0].0;
@@ -1085,9 +1102,14 @@ mod layer_tests {
         let rounds = FullOptions {
             graph_bytes: u64::MAX,
         };
+        let mixed = FullOptions {
+            graph_bytes: 500 * GRAPH_BYTES_PER_OPEN,
+        };
         let a = tables.verify_full_layer(seeds, &sweeps, &Quiet).unwrap();
         let b = tables.verify_full_layer(seeds, &rounds, &Quiet).unwrap();
-        assert_eq!((a.failure.clone(), a.nonzero), (b.failure, b.nonzero));
+        let c = tables.verify_full_layer(seeds, &mixed, &Quiet).unwrap();
+        assert_eq!((&a.failure, a.nonzero), (&b.failure, b.nonzero));
+        assert_eq!((&a.failure, a.nonzero), (&c.failure, c.nonzero));
         assert_eq!(a.rounds, 0);
         assert!(b.evaluations <= a.evaluations);
         a
