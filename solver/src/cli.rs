@@ -97,6 +97,19 @@ pub enum Command {
     /// sides of each, with Elo, normalised Elo, LOS and pentanomial counts as fastchess
     /// reports them, and an optional SPRT that stops the match at its decision.
     Match(MatchArgs),
+    /// Play a game in the terminal: a person against the engine, engine against engine, or
+    /// two people; with --match, a Hoyito III match of rounds. Commands at the prompt: a
+    /// hole number plays it; moves, hint, eval on|off, analyse, `undo [N]`, redo, save FILE,
+    /// load FILE, swap, resign, quit, help. When standard input is not a terminal it reads
+    /// the same commands one a line, so games can be scripted. Every game is written as a
+    /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
+    /// to standard error and standard output gets one report of the games.
+    Play(PlayArgs),
+    /// Check a proof certificate (data/CERTIFICATE.md) with the independent checker, which
+    /// has its own rules and table reader; exits non-zero, naming the first failing entry,
+    /// when the certificate is rejected.
+    #[command(name = "check-proof")]
+    CheckProof(CheckProofArgs),
 }
 
 /// An optional position, the argument of `show`, `moves`, `perft` and `best`.
@@ -505,4 +518,92 @@ pub struct VerifyArgs {
     /// Hide the progress bar and the sweep lines of --full.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Who plays a side in `solve play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlayerArg {
+    /// A person, at the prompt.
+    Human,
+    /// The engine, at --level (or --depth, --time-ms, --exact).
+    Engine,
+    /// Uniformly random legal moves (seeded by --seed).
+    Random,
+}
+
+/// Arguments of `solve play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Continue the game of a record file (the last game of the file); the record's rules
+    /// replace the rule flags.
+    #[arg(long, value_name = "RECORD", conflicts_with = "position")]
+    pub load: Option<PathBuf>,
+    /// Who plays South.
+    #[arg(long, value_enum, default_value = "human")]
+    pub south: PlayerArg,
+    /// Who plays North.
+    #[arg(long, value_enum, default_value = "engine")]
+    pub north: PlayerArg,
+    /// Engine strength, 1 (shallow, a seeded choice among near-best moves) to 5 (perfect
+    /// where an exact search is quick or the tables reach, else a 3 s search); from level 3
+    /// the engine plays perfectly inside the endgame tables [default: 3].
+    #[arg(
+        long,
+        value_parser = clap::value_parser!(u8).range(1..=5),
+        allow_negative_numbers = true,
+        conflicts_with_all = ["depth", "time_ms", "exact"]
+    )]
+    pub level: Option<u8>,
+    /// The engine searches this many plies for each move (instead of a level).
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["time_ms", "exact"])]
+    pub depth: Option<u32>,
+    /// The engine searches this many milliseconds for each move (instead of a level).
+    #[arg(
+        long = "time-ms",
+        allow_negative_numbers = true,
+        conflicts_with = "exact"
+    )]
+    pub time_ms: Option<u64>,
+    /// The engine proves the value of every move it plays (slow on full boards).
+    #[arg(long)]
+    pub exact: bool,
+    /// Write the record here (a match writes all its rounds to it) [default: a new file in
+    /// games/ of the current folder].
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Seed of the engine's choices at levels 1 and 2 and of the random player.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Endgame tables (2x6): the engine plays perfectly inside them from level 3.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Play a Hoyito III match of this many rounds (RULES.md, "Matches of rounds") from the
+    /// standard start, with a tally after each round.
+    #[arg(long = "match", value_name = "ROUNDS", allow_negative_numbers = true, conflicts_with_all = ["position", "load"])]
+    pub rounds: Option<u32>,
+    /// Start with the evaluation after each ply turned on (`eval on` at the prompt).
+    #[arg(long)]
+    pub eval: bool,
+    /// Search threads of the engine (1 repeats depth-limited games exactly).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
+    pub hash_mb: usize,
+}
+
+/// Arguments of `solve check-proof`. The rules come from the certificate; the rule flags
+/// are not used.
+#[derive(Args, Debug)]
+pub struct CheckProofArgs {
+    /// The certificate file (as `solve prove --certificate` writes it).
+    #[arg(value_name = "CERT")]
+    pub certificate: PathBuf,
+    /// The tables folder (one subfolder per set of rules) holding the layers the
+    /// certificate rests on; each is read and checked in full (header, checksums) first.
+    /// Needed when the certificate's header names tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }

@@ -109,6 +109,78 @@ pub fn side_name(side: Side) -> &'static str {
     }
 }
 
+/// Holes to mark in a drawing (indices `0 .. 2H` in sowing order): where a move started,
+/// where its last lap ended, and the holes it captured.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// The hole the move was played from, marked `^`.
+    pub start: Option<usize>,
+    /// The hole where the last lap ended, marked `*`.
+    pub landing: Option<usize>,
+    /// The holes captured, marked `x`.
+    pub captured: Vec<usize>,
+}
+
+impl Marks {
+    /// The mark of hole `i` and its ANSI colour: captured (red), landing (bold yellow), start
+    /// (cyan).
+    fn of(&self, i: usize) -> Option<(char, &'static str)> {
+        if self.captured.contains(&i) {
+            Some(('x', "31"))
+        } else if self.landing == Some(i) {
+            Some(('*', "1;33"))
+        } else if self.start == Some(i) {
+            Some(('^', "36"))
+        } else {
+            None
+        }
+    }
+}
+
+/// Draws a position for a person: North's row on top, right to left, so that sowing runs
+/// counterclockwise on screen.
+pub fn draw<const W: usize>(p: &Position<W>) -> String {
+    draw_marked(p, &Marks::default(), false)
+}
+
+/// [`draw`] with holes marked by a sign after their count, and coloured when `colour`.
+pub fn draw_marked<const W: usize>(p: &Position<W>, marks: &Marks, colour: bool) -> String {
+    let h = p.holes();
+    let cell = |side: Side, k: usize| {
+        let v = p.seeds_in(side, k);
+        match marks.of(side.index() * h + k - 1) {
+            None => format!("{v:>4}"),
+            Some((m, code)) => {
+                let text = format!("{:>4}", format!("{v}{m}"));
+                if colour {
+                    format!("\x1b[{code}m{text}\x1b[0m")
+                } else {
+                    text
+                }
+            }
+        }
+    };
+    let mut s = String::new();
+    s.push_str("         ");
+    s.extend((1..=h).rev().map(|k| format!("{:>4}", format!("N{k}"))));
+    s.push('\n');
+    s.push_str("North    ");
+    s.extend((1..=h).rev().map(|k| cell(Side::North, k)));
+    s.push_str(&format!("    captured {}\n", p.captured(Side::North)));
+    s.push_str("South    ");
+    s.extend((1..=h).map(|k| cell(Side::South, k)));
+    s.push_str(&format!("    captured {}\n", p.captured(Side::South)));
+    s.push_str("         ");
+    s.extend((1..=h).map(|k| format!("{:>4}", format!("S{k}"))));
+    s.push('\n');
+    s.push_str(&format!(
+        "{} to move; {} seeds on the board\n",
+        side_name(p.side_to_move()),
+        p.seeds_on_board()
+    ));
+    s
+}
+
 /// The rules as a JSON object.
 #[derive(Serialize)]
 pub struct RulesReport {
@@ -129,6 +201,26 @@ impl RulesReport {
             last_four: r.last_four().to_string(),
             capture_side: r.capture_side().to_string(),
         }
+    }
+}
+
+/// A small deterministic random generator (splitmix64): the seeded openings of `match`,
+/// the seeded choices of `play`.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
     }
 }
 
@@ -235,7 +327,15 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             TablesCommand::Build(b) => check_threads(b.threads),
             _ => Ok(()),
         },
+        Command::Play(a) => {
+            check_threads(Some(a.threads))?;
+            at_least_one("--depth", a.depth.map(u64::from))?;
+            at_least_one("--time-ms", a.time_ms)?;
+            at_least_one("--match", a.rounds.map(u64::from))?;
+            check_hash(a.hash_mb, 1)
+        }
         Command::Show(_) | Command::Moves(_) | Command::Apply(_) => Ok(()),
+        Command::CheckProof(_) => Ok(()),
     }
 }
 

@@ -108,6 +108,7 @@ const COMMANDS: &[&[&str]] = &[
     &["tables", "info"],
     &["tables", "probe", "4,0,0,0,0,0/0,0,0,0,0,1 S"],
     &["tables", "verify", "--samples", "1"],
+    &["play", "--south", "random", "--north", "random"],
 ];
 
 /// Numeric and choice flags with malformed values: the subcommand, then the flag and value
@@ -133,6 +134,12 @@ fn flag_cases(dir: &str) -> Vec<Case> {
     numeric(&["best", "--depth", "1"], "--threads", &["0", "100000"]);
     numeric(&["best", "--depth", "1"], "--hash-mb", &["0", "999999999"]);
     numeric(&["bench", "--depth", "1"], "--time-ms", &["0"]);
+    numeric(&["play"], "--depth", &["0"]);
+    numeric(&["play"], "--time-ms", &["0"]);
+    numeric(&["play"], "--level", &["0", "6"]);
+    numeric(&["play"], "--match", &["0"]);
+    numeric(&["play"], "--threads", &["0", "100000"]);
+    numeric(&["play"], "--hash-mb", &["0", "999999999"]);
     numeric(&["bench"], "--depth", &["0"]);
     numeric(&["bench"], "--fingerprint-depth", &["0"]);
     numeric(&["bench", "--depth", "1"], "--threads", &["0", "100000"]);

@@ -35,6 +35,8 @@ pub struct Game<const W: usize> {
     moves: Vec<Move>,
     seen: HashSet<[u64; W]>,
     end: Option<End>,
+    /// Moves taken back by [`Game::undo`], the next to redo last.
+    undone: Vec<Move>,
 }
 
 impl<const W: usize> Game<W> {
@@ -49,6 +51,7 @@ impl<const W: usize> Game<W> {
             moves: Vec::new(),
             seen,
             end: (status == Status::Over).then_some(End::NoMoves),
+            undone: Vec::new(),
         }
     }
 
@@ -95,8 +98,60 @@ impl<const W: usize> Game<W> {
     }
 
     /// Plays a move, then any automatic pass, and checks for the end of the game.
-    /// On error nothing changes.
+    /// On error nothing changes. A move played forgets the moves that [`Game::redo`] could
+    /// have played again.
     pub fn play(&mut self, mv: Move) -> Result<Child<W>, PlayError> {
+        let child = self.advance(mv)?;
+        self.undone.clear();
+        Ok(child)
+    }
+
+    /// Takes back the last move (to the position before it, as it was then: a game that
+    /// ended is open again). Returns the move, or `None` at the start. The move can be
+    /// played again with [`Game::redo`].
+    ///
+    /// ```
+    /// use hoyito_rules::{Game, Move, Position6, Rules};
+    /// let r = Rules::default();
+    /// let mut g = Game::new(r, Position6::start(&r).unwrap());
+    /// g.play(Move(1)).unwrap();
+    /// g.play(Move(2)).unwrap();
+    /// assert_eq!(g.undo(), Some(Move(2)));
+    /// assert_eq!(g.undo(), Some(Move(1)));
+    /// assert_eq!(g.undo(), None);
+    /// assert_eq!(g.redo().unwrap(), Some(Move(1)));
+    /// assert_eq!(g.moves(), [Move(1)]);
+    /// ```
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        let p = self.positions.pop().expect("a position after each move");
+        // A position that ended the game by repetition was already seen before it, and
+        // stays seen; any other last position was first seen here.
+        if self.end != Some(End::Repetition) {
+            self.seen.remove(&p.board_key());
+        }
+        self.end = None;
+        self.undone.push(mv);
+        Some(mv)
+    }
+
+    /// Plays again the last move taken back by [`Game::undo`]: `Ok(None)` when there is none.
+    pub fn redo(&mut self) -> Result<Option<Move>, PlayError> {
+        let Some(&mv) = self.undone.last() else {
+            return Ok(None);
+        };
+        self.advance(mv)?;
+        self.undone.pop();
+        Ok(Some(mv))
+    }
+
+    /// The moves [`Game::redo`] would play, the next one first.
+    pub fn redo_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.undone.iter().rev().copied()
+    }
+
+    /// [`Game::play`] without forgetting the moves to redo.
+    fn advance(&mut self, mv: Move) -> Result<Child<W>, PlayError> {
         if self.is_over() {
             return Err(PlayError::GameOver);
         }

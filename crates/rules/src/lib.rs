@@ -3,8 +3,9 @@
 //! The rules of Hoyito II and Hoyito III (Dominican mancala), exactly as the project's
 //! `RULES.md` specifies them: a bit-packed [`Position`], sowing with relay laps, captures
 //! (with the Hoyito II backward chain), extra turns, automatic passes, the last-four award,
-//! exact detection of endless sowings, the position and move notation, a [`Game`] record that
-//! detects repetition, and [`perft`]. [`Probe`] is the interface of an oracle of exact
+//! exact detection of endless sowings, the position and move notation, a [`Game`] that
+//! detects repetition and can take moves back, game [`Record`]s in a PGN-like text, a
+//! lap-by-lap [`Trace`] of a move for people, and [`perft`]. [`Probe`] is the interface of an oracle of exact
 //! values (endgame tables) that a search may ask.
 //!
 //! ```
@@ -24,8 +25,10 @@ mod notation;
 mod perft;
 mod position;
 mod probe;
+mod record;
 mod rules;
 pub mod sowing;
+mod trace;
 
 pub use error::{ParseError, ParseErrorKind, PlayError, PositionError, RulesError};
 pub use game::{End, Game, Winner};
@@ -33,7 +36,11 @@ pub use notation::{parse_move, Diagram, MAX_SEEDS_IN_HOLE};
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
 pub use probe::Probe;
+pub use record::{
+    read_records, write_records, Note, Ply, Record, RecordError, RecordErrorKind, Termination,
+};
 pub use rules::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES};
+pub use trace::{Lap, Trace};
 
 /// Any error of this crate, for callers that handle them alike.
 #[derive(Clone, Debug, PartialEq, Eq)]

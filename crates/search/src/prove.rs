@@ -24,6 +24,8 @@ pub struct Gauge {
     pub seeds: AtomicU32,
     /// The size of the largest proof graph so far.
     pub largest: AtomicU64,
+    /// What the caller is proving now, in its own numbering (the prover never changes it).
+    pub stage: AtomicU32,
 }
 
 /// Proves exact values over endgame tables and records the claims its proofs decide.

@@ -52,9 +52,10 @@ struct ProveReport {
     tables_max_seeds: usize,
     /// The value the proofs started next to (a depth-limited search's), for the side to move.
     guess: Option<i32>,
-    /// Whether the value is proven (else the run stopped: `bounds` is what it proved).
+    /// Whether everything asked is proven: the value, a move that keeps it and, with
+    /// `--all-moves`, every move's value (else the run stopped).
     complete: bool,
-    /// The proven value for the side to move.
+    /// The proven value for the side to move (`None`: not proven; `bounds` is what was).
     value: Option<i32>,
     /// Proven bounds of the value for the side to move.
     bounds: [i32; 2],
@@ -86,6 +87,10 @@ impl fmt::Display for ProveReport {
             writeln!(f, "guess: {g}")?;
         }
         match self.value {
+            Some(v) if !self.complete => writeln!(
+                f,
+                "value: {v} (proven, for the side to move); stopped before the moves were proven: run again with the same --state to go on"
+            )?,
             Some(v) => writeln!(f, "value: {v} (proven, for the side to move)")?,
             None => writeln!(
                 f,
@@ -233,8 +238,13 @@ fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant) {
         std::thread::sleep(Duration::from_millis(200));
         let explored = gauge.explored.load(Ordering::Relaxed);
         let secs = start.elapsed().as_secs_f64();
+        let stage = match gauge.stage.load(Ordering::Relaxed) {
+            0 => "the value".to_string(),
+            1 => "the best move".to_string(),
+            k => format!("move {}", k - 1),
+        };
         let msg = format!(
-            "explored {explored}, proofs {}, claims {}, proof at {} seeds, largest graph {}, {:.0} positions/s",
+            "proving {stage}: explored {explored}, proofs {}, claims {}, proof at {} seeds, largest graph {}, {:.0} positions/s",
             gauge.proofs.load(Ordering::Relaxed),
             gauge.claims.load(Ordering::Relaxed),
             gauge.seeds.load(Ordering::Relaxed),
@@ -356,10 +366,12 @@ fn prove_sized<const W: usize>(
         let mut best = None;
         let mut moves = None;
         if let Ok(v) = outcome {
+            gauge.stage.store(1, Ordering::Relaxed);
             best = prover.keeping_move(&p, v, &stop, deadline).ok().flatten();
             if a.all_moves && best.is_some() {
                 let mut all = Vec::new();
                 for c in p.moves(rules).children() {
+                    gauge.stage.store(1 + c.mv.0 as u32, Ordering::Relaxed);
                     let w = if c.ended_game {
                         0
                     } else {
@@ -469,8 +481,7 @@ fn prove_sized<const W: usize>(
     }
 
     let (value, bounds) = match outcome {
-        Ok(v) if complete => (Some(v), [v, v]),
-        Ok(v) => (None, [v, v]),
+        Ok(v) => (Some(v), [v, v]),
         Err((lo, hi)) => (None, [lo, hi]),
     };
     Ok(ProveReport {

@@ -12,35 +12,8 @@ use serde::Serialize;
 
 use crate::cli::{ApplyArgs, PerftArgs, PositionArgs, RuleArgs};
 use crate::common::{
-    dispatch, emit, position, resolve, side_name, split_position, with_threads, RulesReport,
+    dispatch, draw, emit, position, resolve, split_position, with_threads, RulesReport,
 };
-
-/// Draws a position for a person: North's row on top, right to left.
-fn draw<const W: usize>(p: &Position<W>) -> String {
-    let h = p.holes();
-    let cell = |v: u8| format!("{v:>4}");
-    let mut s = String::new();
-    s.push_str("         ");
-    s.extend((1..=h).rev().map(|k| format!("{:>4}", format!("N{k}"))));
-    s.push('\n');
-    s.push_str("North  ");
-    s.push_str("  ");
-    s.extend((1..=h).rev().map(|k| cell(p.seeds_in(Side::North, k))));
-    s.push_str(&format!("    captured {}\n", p.captured(Side::North)));
-    s.push_str("South  ");
-    s.push_str("  ");
-    s.extend((1..=h).map(|k| cell(p.seeds_in(Side::South, k))));
-    s.push_str(&format!("    captured {}\n", p.captured(Side::South)));
-    s.push_str("         ");
-    s.extend((1..=h).map(|k| format!("{:>4}", format!("S{k}"))));
-    s.push('\n');
-    s.push_str(&format!(
-        "{} to move; {} seeds on the board\n",
-        side_name(p.side_to_move()),
-        p.seeds_on_board()
-    ));
-    s
-}
 
 /// Seeds captured by South and by North.
 fn captured<const W: usize>(p: &Position<W>) -> [u8; 2] {

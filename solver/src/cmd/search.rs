@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs};
 use crate::common::{
-    dispatch, emit, open_tables, position, resolve, search_threads, tables_for, with_threads,
+    dispatch, emit, open_tables, position, resolve, search_threads, tables_for, with_threads, Rng,
 };
 
 /// Time a search gets when no limit is given and the position is too large to solve.
@@ -667,19 +667,6 @@ impl fmt::Display for MatchReport {
             )?;
         }
         Ok(())
-    }
-}
-
-/// A small deterministic random generator (splitmix64) for match openings.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 

@@ -1,0 +1,201 @@
+//! The computer players of `solve play`: the engine at a level (or a fixed search), the
+//! random player, and the analysis behind `hint`, `analyse` and `eval`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use hoyito_rules::{Move, Note, Position, Rules};
+use hoyito_search::{Config, Limits, SearchResult, Searcher};
+use hoyito_tables::Tables;
+
+use crate::common::Rng;
+
+/// How strong the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// A level, 1 to 5 (see [`Engine::level_limits`]).
+    Level(u8),
+    /// A fixed search depth.
+    Depth(u32),
+    /// A fixed search time in milliseconds.
+    TimeMs(u64),
+    /// An exact search of every move.
+    Exact,
+}
+
+impl Strength {
+    /// The player's name in a record.
+    pub fn name(&self) -> String {
+        match self {
+            Strength::Level(l) => format!("engine level {l}"),
+            Strength::Depth(d) => format!("engine depth {d}"),
+            Strength::TimeMs(t) => format!("engine {t} ms"),
+            Strength::Exact => "engine exact".to_string(),
+        }
+    }
+}
+
+/// Depth and the margin (seeds below the best value) within which a level picks at random.
+const LEVELS: [(u32, i32); 5] = [(2, 8), (4, 4), (6, 0), (10, 0), (14, 0)];
+
+/// Milliseconds of a level-5 move where no exact search is quick.
+const LEVEL5_TIME_MS: u64 = 3000;
+
+/// Depth of the analysis (`hint`, `analyse`, `eval`) at a level, where no exact search is
+/// quick.
+const ANALYSIS_DEPTH: u32 = 10;
+
+/// The engine of one game: a searcher that plays and one that analyses for the person
+/// (with the tables at every level).
+pub struct Engine<const W: usize> {
+    player: Searcher<W>,
+    analyst: Searcher<W>,
+    strength: Strength,
+    /// Seeds on the board up to which the player's tables answer (0 without tables).
+    table_seeds: u32,
+    rng: Rng,
+}
+
+/// A move the engine chose and what it knew.
+pub struct Choice {
+    /// The move.
+    pub mv: Move,
+    /// Value before it, exactness, best move and time.
+    pub note: Note,
+}
+
+impl<const W: usize> Engine<W> {
+    /// An engine for `rules`.
+    pub fn new(
+        rules: Rules,
+        strength: Strength,
+        tables: Option<Arc<Tables>>,
+        threads: usize,
+        hash_mb: usize,
+        seed: u64,
+    ) -> Self {
+        let config = Config {
+            threads,
+            hash_mb,
+            ..Config::default()
+        };
+        let mut player = Searcher::<W>::new(rules, config);
+        let mut analyst = Searcher::<W>::new(rules, config);
+        let mut table_seeds = 0;
+        if let Some(t) = tables.filter(|t| t.max_seeds() > 0) {
+            // The two lowest levels play without the tables.
+            if !matches!(strength, Strength::Level(1 | 2)) {
+                table_seeds = t.max_seeds() as u32;
+                player = player.with_probe(Box::new(Arc::clone(&t)));
+            }
+            analyst = analyst.with_probe(Box::new(t));
+        }
+        Engine {
+            player,
+            analyst,
+            strength,
+            table_seeds,
+            rng: Rng(seed),
+        }
+    }
+
+    /// The random generator of the seeded choices (shared with the random player).
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
+
+    /// The limits and the random margin of the engine's move in `p`: levels 1 and 2 search 2
+    /// and 4 plies and pick at random among the moves within 8 and 4 seeds of the best;
+    /// levels 3 and 4 search 6 and 10 plies, exactly inside the tables (level 4 also where
+    /// an exact search is quick); level 5 searches exactly where that is quick (tables or a
+    /// small component), else for 3 s.
+    fn level_limits(&self, p: &Position<W>) -> (Limits, i32) {
+        let in_tables = p.seeds_on_board() <= self.table_seeds;
+        match self.strength {
+            Strength::Depth(d) => (Limits::depth(d), 0),
+            Strength::TimeMs(t) => (Limits::time_ms(t), 0),
+            Strength::Exact => (Limits::exact(), 0),
+            Strength::Level(l) => {
+                let (depth, margin) = LEVELS[(l.clamp(1, 5) - 1) as usize];
+                let exact = match l {
+                    1 | 2 => false,
+                    3 => in_tables,
+                    _ => in_tables || self.player.exact_is_quick(p),
+                };
+                if exact {
+                    (Limits::exact(), 0)
+                } else if l == 5 {
+                    (Limits::time_ms(LEVEL5_TIME_MS), 0)
+                } else {
+                    (Limits::depth(depth), margin)
+                }
+            }
+        }
+    }
+
+    /// The engine's move in `p` (`None` when the side to move has none).
+    pub fn choose(&mut self, rules: &Rules, p: &Position<W>) -> Option<Choice> {
+        let start = Instant::now();
+        let (limits, margin) = self.level_limits(p);
+        // Each move from a clean table, so that a position gets the same move whatever came
+        // before it (undo, hints, other games).
+        self.player.clear();
+        let (mv, value, exact, best) = if margin > 0 {
+            let scored = self.player.analyse_moves(p, &limits);
+            let top = scored.iter().map(|&(_, v, _)| v).max()?;
+            let best = scored
+                .iter()
+                .find(|&&(_, v, _)| v == top)
+                .map(|&(m, _, _)| m);
+            let near: Vec<Move> = scored
+                .iter()
+                .filter(|&&(_, v, _)| v >= top - margin)
+                .map(|&(m, _, _)| m)
+                .collect();
+            let mv = near[self.rng.below(near.len())];
+            (mv, top, false, best)
+        } else {
+            let r = self.player.search(p, &limits);
+            let mv = match r.best {
+                Some(m) => m,
+                None => p.moves(rules).children().first()?.mv,
+            };
+            (mv, r.score, r.exact, r.best)
+        };
+        Some(Choice {
+            mv,
+            note: Note {
+                value: Some(value),
+                exact,
+                best,
+                time_ms: Some(start.elapsed().as_millis() as u64),
+                text: String::new(),
+            },
+        })
+    }
+
+    /// The limits of the analysis for the person: the engine's own search when one was
+    /// chosen by depth, time or exactness; at a level, exact where that is quick (tables or a
+    /// small component), else 10 plies.
+    fn analysis_limits(&self, p: &Position<W>) -> Limits {
+        match self.strength {
+            Strength::Level(_) if self.analyst.exact_is_quick(p) => Limits::exact(),
+            Strength::Level(_) => Limits::depth(ANALYSIS_DEPTH),
+            Strength::Depth(d) => Limits::depth(d),
+            Strength::TimeMs(t) => Limits::time_ms(t),
+            Strength::Exact => Limits::exact(),
+        }
+    }
+
+    /// The best move and value of `p` for its side to move (`hint`, `eval`).
+    pub fn analyse(&self, p: &Position<W>) -> SearchResult {
+        self.analyst.clear();
+        self.analyst.search(p, &self.analysis_limits(p))
+    }
+
+    /// Every legal move of `p` with its value and whether that is exact (`analyse`).
+    pub fn analyse_moves(&self, p: &Position<W>) -> Vec<(Move, i32, bool)> {
+        self.analyst.clear();
+        self.analyst.analyse_moves(p, &self.analysis_limits(p))
+    }
+}

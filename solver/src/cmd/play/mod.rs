@@ -1,0 +1,538 @@
+//! `solve play`: a game in the terminal (person against engine, engine against engine,
+//! people against each other), Hoyito III matches of rounds, and the records they write.
+//!
+//! `session` runs one game (the prompt, the ply display); `engine` holds the computer
+//! players; this module reads the arguments, runs the games (one, or a match's rounds),
+//! writes the records and prints the report.
+
+mod engine;
+mod session;
+
+use std::fmt;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{bail, Context as _, Result};
+use hoyito_rules::{
+    read_records, write_records, Game, LastFour, Note, Position, Record, Rules, Side, Variant,
+    Winner,
+};
+use serde::Serialize;
+
+use crate::cli::{PlayArgs, PlayerArg, RuleArgs};
+use crate::common::{dispatch, emit, open_tables, position, resolve, side_name};
+use engine::{Engine, Strength};
+use session::{Input, Played, Session};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person at the prompt.
+    Human,
+    /// The engine.
+    Engine(Strength),
+    /// Random moves, with the seed.
+    Random(u64),
+}
+
+impl Seat {
+    /// The player's name in a record.
+    pub fn name(&self) -> String {
+        match self {
+            Seat::Human => "human".to_string(),
+            Seat::Engine(s) => s.name(),
+            Seat::Random(seed) => format!("random seed {seed}"),
+        }
+    }
+}
+
+/// Where the transcript goes: standard output, or standard error with `--json` (whose
+/// report then stands alone on standard output); coloured only on a terminal without
+/// `NO_COLOR`.
+pub struct Out {
+    to: Box<dyn std::io::Write>,
+    /// Whether to colour the marked holes.
+    pub colour: bool,
+}
+
+impl Out {
+    fn new(json: bool) -> Self {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let (to, terminal): (Box<dyn std::io::Write>, bool) = if json {
+            (Box::new(std::io::stderr()), std::io::stderr().is_terminal())
+        } else {
+            (Box::new(std::io::stdout()), std::io::stdout().is_terminal())
+        };
+        Out {
+            to,
+            colour: terminal && !no_color,
+        }
+    }
+}
+
+impl Out {
+    /// Writes text to the transcript.
+    pub fn say(&mut self, text: &str) {
+        // A closed output (a pipe read no further) is not worth stopping a game for.
+        let _ = self.to.write_all(text.as_bytes());
+        let _ = self.to.flush();
+    }
+
+    /// Writes a prompt (no newline).
+    pub fn prompt(&mut self, text: &str) {
+        self.say(text);
+    }
+}
+
+/// One game in the report.
+#[derive(Serialize)]
+struct GameReport {
+    round: Option<u32>,
+    south: String,
+    north: String,
+    start: String,
+    last_four: String,
+    plies: usize,
+    end: &'static str,
+    result: &'static str,
+    score: [u8; 2],
+    lost: u8,
+}
+
+impl GameReport {
+    fn of(r: &Record) -> Self {
+        GameReport {
+            round: r.round,
+            south: r.south.clone(),
+            north: r.north.clone(),
+            start: r.start.to_string(),
+            last_four: r.rules.last_four().to_string(),
+            plies: r.plies.len(),
+            end: r.termination.tag(),
+            result: r.result(),
+            score: r.score,
+            lost: r.lost,
+        }
+    }
+}
+
+/// The tally of a match.
+#[derive(Serialize, Default, Clone)]
+struct Tally {
+    rounds: u32,
+    played: u32,
+    /// Rounds won by South and North.
+    wins: [u32; 2],
+    draws: u32,
+    /// Seeds captured over the match by South and North.
+    seeds: [u32; 2],
+    /// `S`, `N`, `draw`, or `*` while the match is unfinished.
+    winner: String,
+}
+
+impl Tally {
+    fn add(&mut self, r: &Record) {
+        self.played += 1;
+        match r.winner() {
+            Some(Winner::Side(s)) => self.wins[s.index()] += 1,
+            Some(Winner::Draw) => self.draws += 1,
+            None => {}
+        }
+        self.seeds[0] += r.score[0] as u32;
+        self.seeds[1] += r.score[1] as u32;
+        self.winner = if self.played < self.rounds || !r.termination.is_finished() {
+            "*".to_string()
+        } else {
+            // By rounds won, then by seeds over the match.
+            match (self.wins[0].cmp(&self.wins[1])).then(self.seeds[0].cmp(&self.seeds[1])) {
+                std::cmp::Ordering::Greater => "S".to_string(),
+                std::cmp::Ordering::Less => "N".to_string(),
+                std::cmp::Ordering::Equal => "draw".to_string(),
+            }
+        };
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "after {} of {} rounds: South {} won, North {} won, {} drawn; seeds South {} - North {}",
+            self.played,
+            self.rounds,
+            self.wins[0],
+            self.wins[1],
+            self.draws,
+            self.seeds[0],
+            self.seeds[1]
+        )?;
+        match self.winner.as_str() {
+            "S" => write!(f, "; South wins the match"),
+            "N" => write!(f, "; North wins the match"),
+            "draw" => write!(f, "; the match is drawn"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What `solve play` prints at the end (the transcript comes before it).
+#[derive(Serialize)]
+struct PlayReport {
+    /// The record file written.
+    record: String,
+    games: Vec<GameReport>,
+    #[serde(rename = "match")]
+    tally: Option<Tally>,
+}
+
+impl fmt::Display for PlayReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(t) = &self.tally {
+            writeln!(f, "match {t}")?;
+        }
+        writeln!(f, "record written to {}", self.record)
+    }
+}
+
+/// The record being played, kept for Ctrl-C: the file and its whole text.
+static PENDING: Mutex<Option<(PathBuf, String)>> = Mutex::new(None);
+
+fn set_pending(path: &Path, text: String) {
+    let mut p = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    *p = Some((path.to_path_buf(), text));
+}
+
+/// On Ctrl-C, writes the game so far (unfinished) and exits.
+fn on_interrupt() {
+    let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    match pending {
+        Some((path, text)) => match std::fs::write(&path, text) {
+            Ok(()) => eprintln!("\ninterrupted: the game is recorded in {}", path.display()),
+            Err(e) => eprintln!("\ninterrupted: cannot write {}: {e}", path.display()),
+        },
+        None => eprintln!("\ninterrupted"),
+    }
+    std::process::exit(130);
+}
+
+/// Today's date as PGN writes it, and a time stamp for file names, from the system clock
+/// (UTC).
+fn now() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (
+        format!("{y:04}.{m:02}.{d:02}"),
+        format!(
+            "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+            rem / 3600,
+            rem / 60 % 60,
+            rem % 60
+        ),
+    )
+}
+
+/// The record file: `--record`, else a new file in `games/` of the current folder.
+fn record_path(a: &PlayArgs, stamp: &str) -> Result<PathBuf> {
+    if let Some(p) = &a.record {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = parent {
+            if !dir.is_dir() {
+                bail!(
+                    "--record {}: the folder {} does not exist",
+                    p.display(),
+                    dir.display()
+                );
+            }
+        }
+        if p.is_dir() {
+            bail!("--record {} is a folder: give a file name", p.display());
+        }
+        return Ok(p.clone());
+    }
+    let dir = PathBuf::from("games");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for n in 1.. {
+        let name = if n == 1 {
+            format!("{stamp}.txt")
+        } else {
+            format!("{stamp}-{n}.txt")
+        };
+        let path = dir.join(name);
+        if !path.exists() {
+            return Ok(path);
+        }
+    }
+    unreachable!("some file name is free")
+}
+
+/// Everything a game needs besides its rules and start.
+struct Setup {
+    seats: [Seat; 2],
+    strength: Strength,
+    path: PathBuf,
+    date: String,
+    json: bool,
+}
+
+/// `solve play`.
+pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
+    let strength = match (a.level, a.depth, a.time_ms, a.exact) {
+        (_, Some(d), _, _) => Strength::Depth(d),
+        (_, _, Some(t), _) => Strength::TimeMs(t),
+        (_, _, _, true) => Strength::Exact,
+        (l, ..) => Strength::Level(l.unwrap_or(3)),
+    };
+    let seat = |p: PlayerArg, offset: u64| match p {
+        PlayerArg::Human => Seat::Human,
+        PlayerArg::Engine => Seat::Engine(strength),
+        PlayerArg::Random => Seat::Random(a.seed.wrapping_add(offset)),
+    };
+    // The starting game: a record's, or a position's (the rule flags).
+    let loaded = match &a.load {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let mut records =
+                read_records(&text).with_context(|| format!("bad record {}", path.display()))?;
+            Some(records.pop().expect("a record holds a game"))
+        }
+        None => None,
+    };
+    let (rules, diagram) = match &loaded {
+        Some(r) => (r.rules, None),
+        None => resolve(rules_args, a.position.text().as_deref())?,
+    };
+    if let Some(n) = a.rounds {
+        if rules.variant() != Variant::Hoyito3 {
+            bail!("--match plays Hoyito III matches of rounds: add --variant hoyito3");
+        }
+        if rules.last_four() != LastFour::Capturer {
+            bail!("--match sets the last-four award of each round itself: leave out --last-four");
+        }
+        if n == 0 {
+            bail!("--match must be at least 1");
+        }
+    }
+    if let Some(dir) = &a.tables {
+        if rules.holes() != 6 {
+            bail!("--tables: the endgame tables are for 2x6 boards");
+        }
+        if !dir.is_dir() {
+            bail!("--tables {}: no such folder", dir.display());
+        }
+    }
+    let (date, stamp) = now();
+    let setup = Setup {
+        seats: [seat(a.south, 0), seat(a.north, 1)],
+        strength,
+        path: record_path(a, &stamp)?,
+        date,
+        json,
+    };
+    // Check the start before anything is printed.
+    dispatch!(
+        rules,
+        check_start(&rules, diagram.as_ref(), loaded.as_ref())
+    )?;
+    ctrlc::set_handler(on_interrupt).context("cannot catch Ctrl-C")?;
+    let report = dispatch!(
+        rules,
+        play_sized(&rules, diagram.as_ref(), loaded.as_ref(), a, &setup)
+    )?;
+    emit(&report, json)
+}
+
+fn check_start<const W: usize>(
+    rules: &Rules,
+    d: Option<&hoyito_rules::Diagram>,
+    loaded: Option<&Record>,
+) -> Result<()> {
+    match loaded {
+        Some(r) => r.game::<W>().map(|_| ()).map_err(Into::into),
+        None => position::<W>(rules, d).map(|_| ()),
+    }
+}
+
+/// The engine of `rules`, with the tables of those rules when `--tables` is given.
+fn engine<const W: usize>(
+    rules: &Rules,
+    a: &PlayArgs,
+    setup: &Setup,
+    seed: u64,
+) -> Result<Engine<W>> {
+    let tables = match &a.tables {
+        Some(dir) => Some(Arc::new(open_tables(rules, dir, usize::MAX)?)),
+        None => None,
+    };
+    Ok(Engine::new(
+        *rules,
+        setup.strength,
+        tables,
+        a.threads,
+        a.hash_mb,
+        seed,
+    ))
+}
+
+fn play_sized<const W: usize>(
+    rules: &Rules,
+    d: Option<&hoyito_rules::Diagram>,
+    loaded: Option<&Record>,
+    a: &PlayArgs,
+    setup: &Setup,
+) -> Result<PlayReport> {
+    let mut out = Out::new(setup.json);
+    let mut input = Input::stdin();
+    out.say(&format!(
+        "{rules}\nSouth: {}, North: {}; type help at the prompt for the commands\n",
+        setup.seats[0].name(),
+        setup.seats[1].name()
+    ));
+    let mut records: Vec<Record> = Vec::new();
+    let tally = match a.rounds {
+        None => {
+            let (game, notes) = match loaded {
+                Some(r) => (
+                    r.game::<W>()?,
+                    r.plies.iter().map(|p| p.note.clone()).collect(),
+                ),
+                None => (Game::new(*rules, position::<W>(rules, d)?), Vec::new()),
+            };
+            let mut eng = engine::<W>(rules, a, setup, a.seed)?;
+            let (match_name, round) =
+                loaded.map_or((None, None), |r| (r.match_name.clone(), r.round));
+            let played = one_game(
+                game,
+                notes,
+                &mut eng,
+                a,
+                setup,
+                &mut out,
+                &mut input,
+                &[],
+                match_name,
+                round,
+            );
+            records.push(played.record);
+            None
+        }
+        Some(n) => {
+            let mut tally = Tally {
+                rounds: n,
+                winner: "*".to_string(),
+                ..Tally::default()
+            };
+            let name = format!("match of {n} rounds, {}", setup.date);
+            let mut previous: Option<Winner> = None;
+            for round in 1..=n {
+                // Rounds 1 and 2, and a round after a draw: to the capturer; else to the
+                // previous round's winner.
+                let last_four = match (round, previous) {
+                    (3.., Some(Winner::Side(Side::South))) => LastFour::South,
+                    (3.., Some(Winner::Side(Side::North))) => LastFour::North,
+                    _ => LastFour::Capturer,
+                };
+                let r = Rules::new(
+                    rules.variant(),
+                    rules.holes(),
+                    rules.seeds(),
+                    last_four,
+                    rules.capture_side(),
+                )?;
+                let mut start = Position::<W>::start(&r)?;
+                if round % 2 == 0 {
+                    start = start.with_side_flipped();
+                }
+                out.say(&format!(
+                    "\nround {round} of {n}: {} starts, last four to {}\n",
+                    side_name(start.side_to_move()),
+                    match last_four {
+                        LastFour::Capturer => "the capturer".to_string(),
+                        LastFour::South => "South (won the previous round)".to_string(),
+                        LastFour::North => "North (won the previous round)".to_string(),
+                    }
+                ));
+                let mut eng = engine::<W>(&r, a, setup, a.seed.wrapping_add(round as u64))?;
+                let played = one_game(
+                    Game::new(r, start),
+                    Vec::new(),
+                    &mut eng,
+                    a,
+                    setup,
+                    &mut out,
+                    &mut input,
+                    &records,
+                    Some(name.clone()),
+                    Some(round),
+                );
+                previous = played.record.winner();
+                tally.add(&played.record);
+                records.push(played.record);
+                write_all(&setup.path, &records)?;
+                out.say(&format!("match {tally}\n"));
+                if played.quit {
+                    break;
+                }
+            }
+            Some(tally)
+        }
+    };
+    write_all(&setup.path, &records)?;
+    Ok(PlayReport {
+        record: setup.path.display().to_string(),
+        games: records.iter().map(GameReport::of).collect(),
+        tally,
+    })
+}
+
+fn write_all(path: &Path, records: &[Record]) -> Result<()> {
+    std::fs::write(path, write_records(records))
+        .with_context(|| format!("cannot write the record {}", path.display()))
+}
+
+/// Plays one game; `before` are the match's earlier rounds (kept with it for Ctrl-C).
+#[allow(clippy::too_many_arguments)]
+fn one_game<const W: usize>(
+    game: Game<W>,
+    notes: Vec<Option<Note>>,
+    eng: &mut Engine<W>,
+    a: &PlayArgs,
+    setup: &Setup,
+    out: &mut Out,
+    input: &mut Input,
+    before: &[Record],
+    match_name: Option<String>,
+    round: Option<u32>,
+) -> Played {
+    let seats = setup.seats;
+    let date = setup.date.clone();
+    let dress = move |r: &mut Record| {
+        r.date = Some(date.clone());
+        r.match_name = match_name.clone();
+        r.round = round;
+    };
+    let path = setup.path.clone();
+    let pending = move |r: &Record| {
+        let mut all = before.to_vec();
+        all.push(r.clone());
+        set_pending(&path, write_records(&all));
+    };
+    Session::new(
+        game, notes, seats, eng, a.eval, out, input, &dress, &pending,
+    )
+    .run()
+}
