@@ -2,8 +2,8 @@
 //! `common`, calls the libraries and prints one report type through `common::emit`; no
 //! command module imports another.
 
-pub mod play;
 pub mod check;
+pub mod play;
 pub mod prove;
 pub mod rules;
 pub mod search;
