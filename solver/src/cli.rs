@@ -417,7 +417,7 @@ pub enum TablesCommand {
     /// List the layers built for the rules: positions, file sizes, sweeps, value counts.
     Info,
     /// Check on a sample of each layer that every stored value equals the best over the
-    /// position's moves.
+    /// position's moves; with --full, check every position and prove the values exact.
     Verify(VerifyArgs),
 }
 
@@ -493,6 +493,31 @@ pub struct VerifyArgs {
     /// Check only the layer of this many seeds on the board.
     #[arg(long, allow_negative_numbers = true)]
     pub layer: Option<usize>,
+    /// Check every position of every layer (not samples), smallest layer first, and prove
+    /// that the values are the true ones: each agrees with its moves and each nonzero value
+    /// is forced in finitely many moves (the least fixpoint, so no wrong values on cycles).
+    /// With --layer, only that layer, trusting the smaller ones.
+    #[arg(long, conflicts_with_all = ["samples", "search"])]
+    pub full: bool,
+    /// With --full, check the layers of at most this many seeds.
+    #[arg(long, requires = "full", allow_negative_numbers = true)]
+    pub max_seeds: Option<usize>,
+    /// With --full, most memory in MiB for the graph of the positions not yet shown forced
+    /// (24 bytes each): sweeps until they fit in it, then one more sweep and rounds over
+    /// their parents; with 0, sweeps until nothing changes (a bit a position).
+    #[arg(
+        long,
+        requires = "full",
+        default_value_t = 4096,
+        allow_negative_numbers = true
+    )]
+    pub graph_mb: u64,
+    /// Threads [default: all cores].
+    #[arg(long, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Hide the progress bar and the sweep lines of --full.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Who plays a side in `solve play`.
