@@ -31,6 +31,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Match(a) => cmd::search::play_match(rules, json, a),
         Command::Play(a) => cmd::play::run(rules, json, a),
         Command::Prove(a) => cmd::prove::prove(rules, json, a),
+        Command::Record(a) => cmd::record::run(json, a),
+        Command::Replay(a) => cmd::record::replay(json, a),
+        Command::Engine => cmd::engine::run(),
+        Command::Review(a) => cmd::review::run(json, a),
     }
 }
 

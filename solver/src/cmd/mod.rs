@@ -2,8 +2,11 @@
 //! `common`, calls the libraries and prints one report type through `common::emit`; no
 //! command module imports another.
 
+pub mod engine;
 pub mod play;
 pub mod prove;
+pub mod record;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tables;

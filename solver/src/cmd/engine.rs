@@ -1,0 +1,6 @@
+//! `solve engine`.
+use anyhow::Result;
+/// Runs the protocol.
+pub fn run() -> Result<()> {
+    Ok(())
+}
