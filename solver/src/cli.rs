@@ -627,7 +627,7 @@ pub struct ReviewArgs {
     /// Search each position to this depth [default: 10 when no other limit is given].
     #[arg(long, allow_negative_numbers = true)]
     pub depth: Option<u32>,
-    /// Endgame tables (2x6): positions within them are valued exactly.
+    /// Endgame tables (2x6): positions within them are valued exactly [default: none].
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
     /// Write the record annotated with a comment on every ply to this file.
