@@ -25,11 +25,14 @@ const MISTAKE: i32 = 7;
 
 /// The class of a move that lost `lost` seeds.
 fn class(lost: i32) -> &'static str {
-    match lost {
-        i32::MIN..=0 => "best",
-        1..=INACCURACY => "inaccuracy",
-        ..=MISTAKE => "mistake",
-        _ => "blunder",
+    if lost <= 0 {
+        "best"
+    } else if lost <= INACCURACY {
+        "inaccuracy"
+    } else if lost <= MISTAKE {
+        "mistake"
+    } else {
+        "blunder"
     }
 }
 
@@ -164,7 +167,7 @@ fn review_sized<const W: usize>(record: &Record, a: &ReviewArgs) -> Result<Revie
     let tables = tables_for(&rules, a.tables.as_deref(), a.tables.is_none(), seeds)?;
     let table_seeds = tables
         .as_ref()
-        .map_or(0, |t| hoyito_rules::Probe::<W>::max_seeds(t));
+        .map_or(0, hoyito_rules::Probe::<W>::max_seeds);
     let config = Config {
         threads: a.threads,
         hash_mb: a.hash_mb,
