@@ -116,6 +116,11 @@ pub enum Command {
     /// Review a recorded game: each ply's value, best move, seeds lost and class, each side's
     /// accuracy, a value graph, and the record annotated with comments.
     Review(ReviewArgs),
+    /// Check a proof certificate (data/CERTIFICATE.md) with the independent checker, which
+    /// has its own rules and table reader; exits non-zero, naming the first failing entry,
+    /// when the certificate is rejected.
+    #[command(name = "check-proof")]
+    CheckProof(CheckProofArgs),
 }
 
 /// An optional position, the argument of `show`, `moves`, `perft` and `best`.
@@ -639,4 +644,18 @@ pub struct ReviewArgs {
     /// Transposition table size in MiB.
     #[arg(long = "hash-mb", default_value_t = 64, allow_negative_numbers = true)]
     pub hash_mb: usize,
+}
+
+/// Arguments of `solve check-proof`. The rules come from the certificate; the rule flags
+/// are not used.
+#[derive(Args, Debug)]
+pub struct CheckProofArgs {
+    /// The certificate file (as `solve prove --certificate` writes it).
+    #[arg(value_name = "CERT")]
+    pub certificate: PathBuf,
+    /// The tables folder (one subfolder per set of rules) holding the layers the
+    /// certificate rests on; each is read and checked in full (header, checksums) first.
+    /// Needed when the certificate's header names tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }

@@ -345,7 +345,8 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Apply(_)
         | Command::Record(_)
         | Command::Replay(_)
-        | Command::Engine => Ok(()),
+        | Command::Engine
+        | Command::CheckProof(_) => Ok(()),
     }
 }
 

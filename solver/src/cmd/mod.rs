@@ -2,6 +2,7 @@
 //! `common`, calls the libraries and prints one report type through `common::emit`; no
 //! command module imports another.
 
+pub mod check;
 pub mod engine;
 pub mod play;
 pub mod prove;
