@@ -404,6 +404,21 @@ pub struct MatchArgs {
     /// Transposition table size of each player, in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
     pub hash_mb: usize,
+    /// Player A is this program speaking the engine protocol (data/PROTOCOL.md), e.g.
+    /// "solve engine" of another build; it gets `go depth D` or `go movetime T`.
+    #[arg(long = "a-cmd", value_name = "PROGRAM")]
+    pub a_cmd: Option<String>,
+    /// Player B is this program (see --a-cmd).
+    #[arg(long = "b-cmd", value_name = "PROGRAM")]
+    pub b_cmd: Option<String>,
+    /// Endgame tables (2x6) that end a game as soon as it enters them, with the exact
+    /// result (the record says so in its `Adjudication` tag).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Write every game as a record into DIR/match.txt (adjudicated games are unfinished
+    /// records with `Adjudication` and `AdjudicatedMargin` tags).
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
 }
 
 /// Arguments of `solve tables`.

@@ -1,11 +1,13 @@
 //! `solve`: the command-line program over the Hoyito libraries. It parses, calls the
 //! libraries and prints; the logic lives in the crates.
 //!
-//! The modules form a tree: `cli` (clap types only) and `common` (helpers: rules and
-//! positions from the command line, printing, thread pools, tables) at the bottom, the
+//! The modules form a tree: `cli` (clap types only), `common` (helpers: rules and
+//! positions from the command line, printing, thread pools, tables) and `client` (a program
+//! that speaks the engine protocol) at the bottom, the
 //! command modules of `cmd` above them, and `main` dispatching to the commands.
 
 mod cli;
+mod client;
 mod cmd;
 mod common;
 

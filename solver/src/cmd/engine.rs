@@ -535,18 +535,21 @@ fn search_thread<const W: usize>(
                 }
             }
             Job::Go(go) => {
-                match &searcher {
+                let answer = match &searcher {
                     Some(s) => search(s, &go, stop),
-                    None => say("bestmove none"),
-                }
+                    None => "bestmove none".to_string(),
+                };
+                // Done before the answer, so that a command sent on reading it is taken.
                 searching.store(false, Ordering::Release);
+                say(&answer);
             }
         }
     }
 }
 
-/// Runs one `go`: `info` lines as the iterations finish, the final one, and `bestmove`.
-fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool) {
+/// Runs one `go`: `info` lines as the iterations finish and the final one; returns the
+/// `bestmove` line.
+fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool) -> String {
     let mut limits = go.limits;
     if go.default {
         if s.exact_is_quick(&go.position) {
@@ -572,8 +575,8 @@ fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool) {
         }
     }
     match r.best {
-        Some(m) => say(&format!("bestmove {m}")),
-        None => say("bestmove none"),
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".to_string(),
     }
 }
 
