@@ -105,6 +105,17 @@ pub enum Command {
     /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
     /// to standard error and standard output gets one report of the games.
     Play(PlayArgs),
+    /// Game records (data/RECORDS.md): `record check FILE` validates a file.
+    Record(RecordArgs),
+    /// Show a recorded game move by move with the board after each ply, or only the position
+    /// at one ply.
+    Replay(ReplayArgs),
+    /// Speak the engine protocol of data/PROTOCOL.md (modelled on UCI) on standard input and
+    /// output, so that another program can drive the engine.
+    Engine,
+    /// Review a recorded game: each ply's value, best move, seeds lost and class, each side's
+    /// accuracy, a value graph, and the record annotated with comments.
+    Review(ReviewArgs),
     /// Check a proof certificate (data/CERTIFICATE.md) with the independent checker, which
     /// has its own rules and table reader; exits non-zero, naming the first failing entry,
     /// when the certificate is rejected.
@@ -393,6 +404,21 @@ pub struct MatchArgs {
     /// Transposition table size of each player, in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
     pub hash_mb: usize,
+    /// Player A is this program speaking the engine protocol (data/PROTOCOL.md), e.g.
+    /// "solve engine" of another build; it gets `go depth D` or `go movetime T`.
+    #[arg(long = "a-cmd", value_name = "PROGRAM")]
+    pub a_cmd: Option<String>,
+    /// Player B is this program (see --a-cmd).
+    #[arg(long = "b-cmd", value_name = "PROGRAM")]
+    pub b_cmd: Option<String>,
+    /// Endgame tables (2x6) that end a game as soon as it enters them, with the exact
+    /// result (the record says so in its `Adjudication` tag).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Write every game as a record into DIR/match.txt (adjudicated games are unfinished
+    /// records with `Adjudication` and `AdjudicatedMargin` tags).
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
 }
 
 /// Arguments of `solve tables`.
@@ -417,7 +443,7 @@ pub enum TablesCommand {
     /// List the layers built for the rules: positions, file sizes, sweeps, value counts.
     Info,
     /// Check on a sample of each layer that every stored value equals the best over the
-    /// position's moves.
+    /// position's moves; with --full, check every position and prove the values exact.
     Verify(VerifyArgs),
 }
 
@@ -493,6 +519,31 @@ pub struct VerifyArgs {
     /// Check only the layer of this many seeds on the board.
     #[arg(long, allow_negative_numbers = true)]
     pub layer: Option<usize>,
+    /// Check every position of every layer (not samples), smallest layer first, and prove
+    /// that the values are the true ones: each agrees with its moves and each nonzero value
+    /// is forced in finitely many moves (the least fixpoint, so no wrong values on cycles).
+    /// With --layer, only that layer, trusting the smaller ones.
+    #[arg(long, conflicts_with_all = ["samples", "search"])]
+    pub full: bool,
+    /// With --full, check the layers of at most this many seeds.
+    #[arg(long, requires = "full", allow_negative_numbers = true)]
+    pub max_seeds: Option<usize>,
+    /// With --full, most memory in MiB for the graph of the positions not yet shown forced
+    /// (24 bytes each): sweeps until they fit in it, then one more sweep and rounds over
+    /// their parents; with 0, sweeps until nothing changes (a bit a position).
+    #[arg(
+        long,
+        requires = "full",
+        default_value_t = 4096,
+        allow_negative_numbers = true
+    )]
+    pub graph_mb: u64,
+    /// Threads [default: all cores].
+    #[arg(long, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Hide the progress bar and the sweep lines of --full.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Who plays a side in `solve play`.
@@ -566,6 +617,72 @@ pub struct PlayArgs {
     pub threads: usize,
     /// Transposition table size in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
+    pub hash_mb: usize,
+}
+
+/// Arguments of `solve record`.
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    #[command(subcommand)]
+    pub command: RecordCommand,
+}
+
+/// The record subcommands.
+#[derive(Subcommand, Debug)]
+pub enum RecordCommand {
+    /// Read every game of a record file, replaying each move under the record's rules; an
+    /// error names its line and column. Prints each game's plies, result, score and end.
+    Check {
+        /// The record file.
+        file: PathBuf,
+    },
+}
+
+/// Arguments of `solve replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record file.
+    pub file: PathBuf,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub game: usize,
+    /// Show only the position after this many plies (0: the start).
+    #[arg(long, allow_negative_numbers = true)]
+    pub ply: Option<usize>,
+}
+
+/// Arguments of `solve review`.
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The record file.
+    pub file: PathBuf,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub game: usize,
+    /// Prove every value (slow on full boards).
+    #[arg(long, conflicts_with_all = ["time_ms", "depth"])]
+    pub exact: bool,
+    /// Search each position for this many milliseconds.
+    #[arg(
+        long = "time-ms",
+        allow_negative_numbers = true,
+        conflicts_with = "depth"
+    )]
+    pub time_ms: Option<u64>,
+    /// Search each position to this depth [default: 10 when no other limit is given].
+    #[arg(long, allow_negative_numbers = true)]
+    pub depth: Option<u32>,
+    /// Endgame tables (2x6): positions within them are valued exactly [default: none].
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Write the record annotated with a comment on every ply to this file.
+    #[arg(short = 'o', long = "output", value_name = "ANNOTATED")]
+    pub output: Option<PathBuf>,
+    /// Search threads (1 repeats a depth-limited review exactly).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long = "hash-mb", default_value_t = 64, allow_negative_numbers = true)]
     pub hash_mb: usize,
 }
 

@@ -334,8 +334,19 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             at_least_one("--match", a.rounds.map(u64::from))?;
             check_hash(a.hash_mb, 1)
         }
-        Command::Show(_) | Command::Moves(_) | Command::Apply(_) => Ok(()),
-        Command::CheckProof(_) => Ok(()),
+        Command::Review(a) => {
+            check_threads(Some(a.threads))?;
+            at_least_one("--depth", a.depth.map(u64::from))?;
+            at_least_one("--time-ms", a.time_ms)?;
+            check_hash(a.hash_mb, 1)
+        }
+        Command::Show(_)
+        | Command::Moves(_)
+        | Command::Apply(_)
+        | Command::Record(_)
+        | Command::Replay(_)
+        | Command::Engine
+        | Command::CheckProof(_) => Ok(()),
     }
 }
 
@@ -397,4 +408,25 @@ pub fn tables_for(
     }
     let tables = Tables::open_up_to(&dir, rules, seeds).with_context(context)?;
     Ok((tables.max_seeds() > 0).then(|| std::sync::Arc::new(tables)))
+}
+
+/// Reads every game of a record file (data/RECORDS.md); an error names the file, the line
+/// and the column.
+pub fn read_record_file(path: &Path) -> Result<Vec<hoyito_rules::Record>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the record {}", path.display()))?;
+    hoyito_rules::read_records(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// Game `k` (from 1) of a record file.
+pub fn record_game(path: &Path, k: usize) -> Result<hoyito_rules::Record> {
+    let mut games = read_record_file(path)?;
+    if k == 0 || k > games.len() {
+        bail!(
+            "--game {k}: {} holds {} game(s), numbered from 1",
+            path.display(),
+            games.len()
+        );
+    }
+    Ok(games.swap_remove(k - 1))
 }

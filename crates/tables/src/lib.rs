@@ -182,6 +182,13 @@
 //! 32-seed layer on 2x6 does not fit this one's). Without the feature none of this is
 //! compiled and the build is unchanged.
 //!
+//! ## Verifying
+//!
+//! [`Tables::verify_full`] proves built tables exact without trusting the build: every
+//! position of every layer agrees with its moves, and every nonzero value is forced in
+//! finitely many moves, which holds for the least fixpoint only (see [`mod@verify`] for the
+//! proof and the algorithm).
+//!
 //! ## Files
 //!
 //! See [`mod@format`] for the layout: a header with the rules, the layer, the count, the format
@@ -202,6 +209,7 @@ mod index;
 mod mem;
 /// Opening built tables and probing them ([`Tables`]).
 mod tables;
+pub mod verify;
 
 pub use build::{
     build, build_in_memory, build_with, BuildOptions, LayerStats, Method, Progress, Quiet,
@@ -218,3 +226,4 @@ pub use mem::available_space;
 #[cfg(feature = "mpi")]
 pub use mpi;
 pub use tables::{MoveValue, Tables};
+pub use verify::{FullCheck, FullFailure, FullFault, FullOptions};

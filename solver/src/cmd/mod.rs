@@ -3,8 +3,11 @@
 //! command module imports another.
 
 pub mod check;
+pub mod engine;
 pub mod play;
 pub mod prove;
+pub mod record;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tables;

@@ -162,9 +162,12 @@ fn exchange<C: Communicator, T: Equivalence + Copy + Default>(
     world.all_to_all_into(&counts[..], &mut in_counts[..]);
     let displs = offsets(&counts)?;
     let in_displs = offsets(&in_counts)?;
-    let flat: Vec<T> = out.concat();
+    // One element more than sent or received: the buffer of an empty vector of bytes is at
+    // address 1, which Open MPI takes for MPI_IN_PLACE.
+    let mut flat: Vec<T> = out.concat();
+    flat.push(T::default());
     let total: usize = in_counts.iter().map(|&c| c as usize).sum();
-    let mut got = vec![T::default(); total];
+    let mut got = vec![T::default(); total + 1];
     {
         let send = Partition::new(&flat[..], &counts[..], &displs[..]);
         let mut recv = PartitionMut::new(&mut got[..], &in_counts[..], &in_displs[..]);
