@@ -105,6 +105,11 @@ pub enum Command {
     /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
     /// to standard error and standard output gets one report of the games.
     Play(PlayArgs),
+    /// Check a proof certificate (data/CERTIFICATE.md) with the independent checker, which
+    /// has its own rules and table reader; exits non-zero, naming the first failing entry,
+    /// when the certificate is rejected.
+    #[command(name = "check-proof")]
+    CheckProof(CheckProofArgs),
 }
 
 /// An optional position, the argument of `show`, `moves`, `perft` and `best`.
@@ -562,4 +567,18 @@ pub struct PlayArgs {
     /// Transposition table size in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
     pub hash_mb: usize,
+}
+
+/// Arguments of `solve check-proof`. The rules come from the certificate; the rule flags
+/// are not used.
+#[derive(Args, Debug)]
+pub struct CheckProofArgs {
+    /// The certificate file (as `solve prove --certificate` writes it).
+    #[arg(value_name = "CERT")]
+    pub certificate: PathBuf,
+    /// The tables folder (one subfolder per set of rules) holding the layers the
+    /// certificate rests on; each is read and checked in full (header, checksums) first.
+    /// Needed when the certificate's header names tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 }

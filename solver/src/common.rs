@@ -335,6 +335,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             check_hash(a.hash_mb, 1)
         }
         Command::Show(_) | Command::Moves(_) | Command::Apply(_) => Ok(()),
+        Command::CheckProof(_) => Ok(()),
     }
 }
 

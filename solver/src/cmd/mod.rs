@@ -3,6 +3,7 @@
 //! command module imports another.
 
 pub mod play;
+pub mod check;
 pub mod prove;
 pub mod rules;
 pub mod search;
