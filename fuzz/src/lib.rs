@@ -1,11 +1,11 @@
 //! The bodies of the fuzz targets, one public function each, taking the fuzzer's bytes.
 //!
 //! Two callers share them: the cargo-fuzz targets in `fuzz/fuzz_targets/` (nightly,
-//! libFuzzer), and the stable test `crates/tables/tests/fuzz_corpus.rs`, which includes this
-//! file with `#[path]` and replays every committed corpus file through it under
-//! `cargo test --workspace`. This file therefore uses only `std`, `hoyito_rules` and
-//! `hoyito_tables`, and every check is an `assert!`: a failed check is a crash to the fuzzer
-//! and a failed test on stable.
+//! libFuzzer), and the stable test `solver/tests/fuzz_corpus.rs`, which includes this file
+//! with `#[path]` and replays every committed corpus file through it under
+//! `cargo test --workspace`. This file therefore uses only `std`, `hoyito_rules`,
+//! `hoyito_tables` and `hoyito_check` (dependencies of the solver crate), and every check is
+//! an `assert!`: a failed check is a crash to the fuzzer and a failed test on stable.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -372,12 +372,11 @@ fn forge(real: &[u8], mode: u8, edits: &[u8]) -> Vec<u8> {
     }
     let bins = read_bins(&b);
     let old_len = header_len(read_bins(real));
-    let payload = b[old_len..].to_vec();
-    let mut payload = payload;
+    let mut payload = b[old_len..].to_vec();
     if mode & 8 != 0 {
         match edits.first() {
             Some(&v) if v & 1 == 0 => payload.truncate(v as usize / 2),
-            _ => payload.extend(std::iter::repeat(0).take(*edits.last().unwrap_or(&1) as usize)),
+            _ => payload.resize(payload.len() + *edits.last().unwrap_or(&1) as usize, 0),
         }
     }
     // Lay the file out again with the (maybe changed) number of bins.
@@ -669,6 +668,28 @@ fn compare<const W: usize>(rules: &Rules, start: &(Vec<u8>, Vec<u8>, Side), move
             return;
         }
         p = list.children()[b as usize % list.len()].position;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// (f) The certificate reader of the independent checker.
+
+/// `certificate`: the bytes as a certificate file (`data/CERTIFICATE.md`). Reading it either
+/// fails with an error that names the file, or gives a certificate; one that needs no tables
+/// is then checked, which accepts or rejects it with an error naming the file, never panics.
+pub fn certificate(data: &[u8]) {
+    let path = Path::new("fuzzed.cert");
+    let cert = match hoyito_check::Certificate::parse(path, data.to_vec()) {
+        Ok(c) => c,
+        Err(e) => {
+            assert!(e.to_string().contains("fuzzed.cert"), "{e}");
+            return;
+        }
+    };
+    if cert.tables.is_none() {
+        if let Err(e) = hoyito_check::check(&cert, None) {
+            assert!(!e.to_string().is_empty());
+        }
     }
 }
 
