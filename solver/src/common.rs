@@ -15,14 +15,22 @@ use crate::cli::{Cli, Command, EngineArgs, RuleArgs, TablesCommand, DEFAULT_TABL
 /// Prints a command's report: its `Display` form for a person, or its fields as one JSON
 /// object on one line with `--json` (keys in alphabetical order, as `serde_json` orders a
 /// map).
+/// A reader that closed the pipe (`solve ... | head`) ends the output quietly: the process
+/// exits with success, as Unix tools do, instead of panicking in `print!`.
 pub fn emit<R: Serialize + Display>(report: &R, json: bool) -> Result<()> {
-    if json {
+    use std::io::Write as _;
+    let text = if json {
         let value = serde_json::to_value(report).context("cannot write the report as JSON")?;
-        println!("{value}");
+        format!("{value}\n")
     } else {
-        print!("{report}");
+        report.to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(e).context("cannot write the report"),
     }
-    Ok(())
 }
 
 /// The rules and (if given) the parsed position of a command line. The number of holes comes
