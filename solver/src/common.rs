@@ -212,6 +212,28 @@ impl RulesReport {
     }
 }
 
+/// The positions of an opening file: one a line, blank lines and `#` comments skipped; an
+/// error names the line of a position that does not parse.
+pub fn read_openings(path: &Path) -> Result<Vec<(usize, Diagram)>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let d = line
+            .parse::<Diagram>()
+            .with_context(|| format!("{} line {}: bad position '{line}'", path.display(), k + 1))?;
+        out.push((k + 1, d));
+    }
+    if out.is_empty() {
+        bail!("{} holds no opening", path.display());
+    }
+    Ok(out)
+}
+
 /// A small deterministic random generator (splitmix64): the seeded openings of `match`,
 /// the seeded choices of `play`.
 pub struct Rng(pub u64);
@@ -310,6 +332,10 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         Command::Perft(a) => check_threads(a.threads),
         Command::Prove(a) => check_threads(a.threads),
         Command::Best(a) => check_engine(&a.engine),
+        Command::Openings(a) => {
+            at_least_one("--sample", a.sample.map(|n| n as u64))?;
+            at_least_one("--depth", Some(u64::from(a.depth)))
+        }
         Command::Bench(a) => {
             check_engine(&a.engine)?;
             at_least_one("--time-ms", Some(a.time_ms))?;
@@ -318,7 +344,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         }
         Command::Match(a) => {
             check_threads(a.threads)?;
-            at_least_one("--pairs", Some(a.pairs as u64))?;
+            at_least_one("--pairs", a.pairs.map(|n| n as u64))?;
             at_least_one("--time-ms", a.time_ms)?;
             at_least_one("--depth", a.depth.map(u64::from))?;
             at_least_one("--a-depth", a.a_depth.map(u64::from))?;
@@ -328,7 +354,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             let at_once = a
                 .threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                .min(a.pairs.max(1));
+                .min(a.pairs.unwrap_or(20).max(1));
             check_hash(a.hash_mb, 2 * at_once)
         }
         Command::Tables(t) => match &t.command {
