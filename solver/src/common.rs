@@ -215,8 +215,8 @@ impl RulesReport {
 /// The positions of an opening file: one a line, blank lines and `#` comments skipped; an
 /// error names the line of a position that does not parse.
 pub fn read_openings(path: &Path) -> Result<Vec<(usize, Diagram)>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();

@@ -86,7 +86,10 @@ fn the_committed_sets_are_reached_in_four_plies() {
     ] {
         let path = format!("{}/../data/openings/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
-        assert!(text.contains("solve"), "{file}: the header names the command");
+        assert!(
+            text.contains("solve"),
+            "{file}: the header names the command"
+        );
         let all = reached(rules, 4);
         let got = positions(&text);
         assert!(!got.is_empty());

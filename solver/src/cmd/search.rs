@@ -15,8 +15,8 @@ use serde::Serialize;
 use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs};
 use crate::client::Client;
 use crate::common::{
-    dispatch, emit, open_tables, position, resolve, search_threads, tables_for, with_threads,
-    read_openings, Rng,
+    dispatch, emit, open_tables, position, read_openings, resolve, search_threads, tables_for,
+    with_threads, Rng,
 };
 
 /// Time a search gets when no limit is given and the position is too large to solve.
