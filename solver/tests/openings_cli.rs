@@ -122,6 +122,9 @@ fn a_match_plays_each_opening_twice() {
         let start = g.start.to_string();
         assert_eq!(start, openings[k / 2], "game {k}");
     }
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "# a comment\n4,4,4/4,4 S 0-0\n").unwrap();
+    fails(&["match", "--openings", bad.to_str().unwrap()], "line 2");
     fails(
         &["match", "--openings", "/nonexistent/openings.txt"],
         "cannot read",
