@@ -97,6 +97,9 @@ pub enum Command {
     /// sides of each, with Elo, normalised Elo, LOS and pentanomial counts as fastchess
     /// reports them, and an optional SPRT that stops the match at its decision.
     Match(MatchArgs),
+    /// Write an opening set for `match --openings`: the positions reached from the start in
+    /// --plies plies (all, or a seeded --sample), optionally only the balanced ones.
+    Openings(OpeningsArgs),
     /// Play a game in the terminal: a person against the engine, engine against engine, or
     /// two people; with --match, a Hoyito III match of rounds. Commands at the prompt: a
     /// hole number plays it; moves, hint, eval on|off, analyse, `undo [N]`, redo, save FILE,
@@ -105,6 +108,17 @@ pub enum Command {
     /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
     /// to standard error and standard output gets one report of the games.
     Play(PlayArgs),
+    /// Game records (data/RECORDS.md): `record check FILE` validates a file.
+    Record(RecordArgs),
+    /// Show a recorded game move by move with the board after each ply, or only the position
+    /// at one ply.
+    Replay(ReplayArgs),
+    /// Speak the engine protocol of data/PROTOCOL.md (modelled on UCI) on standard input and
+    /// output, so that another program can drive the engine.
+    Engine,
+    /// Review a recorded game: each ply's value, best move, seeds lost and class, each side's
+    /// accuracy, a value graph, and the record annotated with comments.
+    Review(ReviewArgs),
     /// Check a proof certificate (data/CERTIFICATE.md) with the independent checker, which
     /// has its own rules and table reader; exits non-zero, naming the first failing entry,
     /// when the certificate is rejected.
@@ -319,9 +333,14 @@ pub struct BenchArgs {
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// Game pairs to play (each opening is played twice, sides swapped); with --sprt, the
-    /// most pairs the test may take.
-    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
-    pub pairs: usize,
+    /// most pairs the test may take [default: 20, or each opening of --openings once].
+    #[arg(long, allow_negative_numbers = true)]
+    pub pairs: Option<usize>,
+    /// Play the positions of this file (one a line, `#` comments, e.g. written by `solve
+    /// openings`) in order instead of random openings, from the first again when --pairs
+    /// asks for more.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    pub openings: Option<PathBuf>,
     /// Time per move of both players, in milliseconds.
     #[arg(
         long = "time-ms",
@@ -387,12 +406,52 @@ pub struct MatchArgs {
         allow_negative_numbers = true
     )]
     pub dump_plies: Vec<usize>,
-    /// Games played at once (each player searches on one thread) [default: all cores].
-    #[arg(long, allow_negative_numbers = true)]
+    /// Games played at once on worker threads (each player searches on one thread, so with
+    /// depth limits the games do not depend on it) [default: all cores].
+    #[arg(long, visible_alias = "concurrency", allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Transposition table size of each player, in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
     pub hash_mb: usize,
+    /// Player A is this program speaking the engine protocol (data/PROTOCOL.md), e.g.
+    /// "solve engine" of another build; it gets `go depth D` or `go movetime T`.
+    #[arg(long = "a-cmd", value_name = "PROGRAM")]
+    pub a_cmd: Option<String>,
+    /// Player B is this program (see --a-cmd).
+    #[arg(long = "b-cmd", value_name = "PROGRAM")]
+    pub b_cmd: Option<String>,
+    /// Endgame tables (2x6) that end a game as soon as it enters them, with the exact
+    /// result (the record says so in its `Adjudication` tag).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Write every game as a record into DIR/match.txt (adjudicated games are unfinished
+    /// records with `Adjudication` and `AdjudicatedMargin` tags).
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+}
+
+/// Arguments of `solve openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Plies played from the start (a capture's extra turn is a ply of its own).
+    #[arg(long, allow_negative_numbers = true)]
+    pub plies: usize,
+    /// Keep this many of the positions, chosen at random by --seed.
+    #[arg(long, allow_negative_numbers = true)]
+    pub sample: Option<usize>,
+    /// Seed of --sample.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Keep only the positions whose value for South (captures so far and a search of
+    /// --depth plies) is within this many seeds of 0.
+    #[arg(long, value_name = "SEEDS", allow_negative_numbers = true)]
+    pub balanced: Option<i32>,
+    /// Depth of the --balanced search.
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
+    pub depth: u32,
+    /// The file to write.
+    #[arg(long, short)]
+    pub output: PathBuf,
 }
 
 /// Arguments of `solve tables`.
@@ -417,7 +476,7 @@ pub enum TablesCommand {
     /// List the layers built for the rules: positions, file sizes, sweeps, value counts.
     Info,
     /// Check on a sample of each layer that every stored value equals the best over the
-    /// position's moves.
+    /// position's moves; with --full, check every position and prove the values exact.
     Verify(VerifyArgs),
 }
 
@@ -493,6 +552,31 @@ pub struct VerifyArgs {
     /// Check only the layer of this many seeds on the board.
     #[arg(long, allow_negative_numbers = true)]
     pub layer: Option<usize>,
+    /// Check every position of every layer (not samples), smallest layer first, and prove
+    /// that the values are the true ones: each agrees with its moves and each nonzero value
+    /// is forced in finitely many moves (the least fixpoint, so no wrong values on cycles).
+    /// With --layer, only that layer, trusting the smaller ones.
+    #[arg(long, conflicts_with_all = ["samples", "search"])]
+    pub full: bool,
+    /// With --full, check the layers of at most this many seeds.
+    #[arg(long, requires = "full", allow_negative_numbers = true)]
+    pub max_seeds: Option<usize>,
+    /// With --full, most memory in MiB for the graph of the positions not yet shown forced
+    /// (24 bytes each): sweeps until they fit in it, then one more sweep and rounds over
+    /// their parents; with 0, sweeps until nothing changes (a bit a position).
+    #[arg(
+        long,
+        requires = "full",
+        default_value_t = 4096,
+        allow_negative_numbers = true
+    )]
+    pub graph_mb: u64,
+    /// Threads [default: all cores].
+    #[arg(long, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+    /// Hide the progress bar and the sweep lines of --full.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Who plays a side in `solve play`.
@@ -566,6 +650,72 @@ pub struct PlayArgs {
     pub threads: usize,
     /// Transposition table size in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
+    pub hash_mb: usize,
+}
+
+/// Arguments of `solve record`.
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    #[command(subcommand)]
+    pub command: RecordCommand,
+}
+
+/// The record subcommands.
+#[derive(Subcommand, Debug)]
+pub enum RecordCommand {
+    /// Read every game of a record file, replaying each move under the record's rules; an
+    /// error names its line and column. Prints each game's plies, result, score and end.
+    Check {
+        /// The record file.
+        file: PathBuf,
+    },
+}
+
+/// Arguments of `solve replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record file.
+    pub file: PathBuf,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub game: usize,
+    /// Show only the position after this many plies (0: the start).
+    #[arg(long, allow_negative_numbers = true)]
+    pub ply: Option<usize>,
+}
+
+/// Arguments of `solve review`.
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The record file.
+    pub file: PathBuf,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub game: usize,
+    /// Prove every value (slow on full boards).
+    #[arg(long, conflicts_with_all = ["time_ms", "depth"])]
+    pub exact: bool,
+    /// Search each position for this many milliseconds.
+    #[arg(
+        long = "time-ms",
+        allow_negative_numbers = true,
+        conflicts_with = "depth"
+    )]
+    pub time_ms: Option<u64>,
+    /// Search each position to this depth [default: 10 when no other limit is given].
+    #[arg(long, allow_negative_numbers = true)]
+    pub depth: Option<u32>,
+    /// Endgame tables (2x6): positions within them are valued exactly [default: none].
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Write the record annotated with a comment on every ply to this file.
+    #[arg(short = 'o', long = "output", value_name = "ANNOTATED")]
+    pub output: Option<PathBuf>,
+    /// Search threads (1 repeats a depth-limited review exactly).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long = "hash-mb", default_value_t = 64, allow_negative_numbers = true)]
     pub hash_mb: usize,
 }
 

@@ -1,11 +1,13 @@
 //! `solve`: the command-line program over the Hoyito libraries. It parses, calls the
 //! libraries and prints; the logic lives in the crates.
 //!
-//! The modules form a tree: `cli` (clap types only) and `common` (helpers: rules and
-//! positions from the command line, printing, thread pools, tables) at the bottom, the
+//! The modules form a tree: `cli` (clap types only), `common` (helpers: rules and
+//! positions from the command line, printing, thread pools, tables) and `client` (a program
+//! that speaks the engine protocol) at the bottom, the
 //! command modules of `cmd` above them, and `main` dispatching to the commands.
 
 mod cli;
+mod client;
 mod cmd;
 mod common;
 
@@ -29,9 +31,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::Best(a) => cmd::search::best(rules, json, a),
         Command::Bench(a) => cmd::search::bench(rules, json, a),
         Command::Match(a) => cmd::search::play_match(rules, json, a),
+        Command::Openings(a) => cmd::openings::run(rules, json, a),
         Command::Play(a) => cmd::play::run(rules, json, a),
         Command::CheckProof(a) => cmd::check::run(json, a),
         Command::Prove(a) => cmd::prove::prove(rules, json, a),
+        Command::Record(a) => cmd::record::run(json, a),
+        Command::Replay(a) => cmd::record::replay(json, a),
+        Command::Engine => cmd::engine::run(),
+        Command::Review(a) => cmd::review::run(json, a),
     }
 }
 

@@ -101,9 +101,48 @@ impl<const W: usize> Searcher<W> {
 
     /// Searches `p` within `limits`.
     pub fn search(&self, p: &Position<W>, limits: &Limits) -> SearchResult {
+        self.search_controlled(p, limits, &AtomicBool::new(false), &|_| {})
+    }
+
+    /// [`Searcher::search`] that a caller controls while it runs: setting `stop` (from any
+    /// thread) ends it as a limit would (the result is that of the last finished iteration,
+    /// with `stopped`), and `on_iteration` hears of each finished iteration of a limited
+    /// search and each narrowing of the bounds of an exact one (depth, score, `lower` and
+    /// `upper`, nodes so far, principal variation; the proofs of exact mode and the
+    /// oracles report nothing before the result). The callback runs on a search thread:
+    /// keep it short. The search itself may set `stop` when it ends at a limit: clear it
+    /// before reusing it.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use std::sync::Mutex;
+    /// use hoyito_rules::{Position6, Rules};
+    /// use hoyito_search::{Config, Limits, Searcher};
+    ///
+    /// let rules = Rules::default();
+    /// let p = Position6::start(&rules).unwrap();
+    /// let searcher = Searcher::new(rules, Config::default());
+    /// let depths = Mutex::new(Vec::new());
+    /// let stop = AtomicBool::new(false);
+    /// let r = searcher.search_controlled(&p, &Limits::depth(4), &stop, &|i| {
+    ///     depths.lock().unwrap().push(i.depth)
+    /// });
+    /// assert_eq!(depths.into_inner().unwrap(), vec![1, 2, 3, 4]);
+    /// searcher.clear();
+    /// let again = searcher.search(&p, &Limits::depth(4));
+    /// assert_eq!((r.best, r.score, r.nodes), (again.best, again.score, again.nodes));
+    /// ```
+    pub fn search_controlled(
+        &self,
+        p: &Position<W>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &(dyn Fn(&SearchResult) + Sync),
+    ) -> SearchResult {
+        let control = Control { stop, on_iteration };
         match &self.table {
-            AnyTable::Atomic(t) => self.search_with(t, p, limits),
-            AnyTable::Map(t) => self.search_with(t, p, limits),
+            AnyTable::Atomic(t) => self.search_with(t, p, limits, &control),
+            AnyTable::Map(t) => self.search_with(t, p, limits, &control),
         }
     }
 
@@ -151,7 +190,13 @@ impl<const W: usize> Searcher<W> {
 
     /// The search of `root` with table `t`, in three steps: the automatic pass at the root,
     /// the oracles for a small exact search, the search threads otherwise.
-    fn search_with<T: Table<W>>(&self, t: &T, root: &Position<W>, limits: &Limits) -> SearchResult {
+    fn search_with<T: Table<W>>(
+        &self,
+        t: &T,
+        root: &Position<W>,
+        limits: &Limits,
+        control: &Control<'_>,
+    ) -> SearchResult {
         let start = Instant::now();
         t.new_search();
         // Passes at the root: search the board with the other side to move and negate.
@@ -169,18 +214,30 @@ impl<const W: usize> Searcher<W> {
                 }
             }
         };
+        // Iterations of the board after a pass are reported for the root, as the result is.
+        let reported = |r: &SearchResult| {
+            if passed {
+                (control.on_iteration)(&r.clone().before_pass())
+            } else {
+                (control.on_iteration)(r)
+            }
+        };
+        let control = &Control {
+            stop: control.stop,
+            on_iteration: &reported,
+        };
         let solved = if !limits.is_exact() {
             None
         } else if self.config.exact_method == ExactMethod::Proof {
             // The prover keeps its own solved components.
             Some(self.solve_probe(&position).map_or_else(
-                || self.prove(&position, limits, start),
+                || self.prove(&position, limits, start, control.stop),
                 |(best, score, pv)| SearchResult::proven(score, best, pv),
             ))
         } else {
             self.solve_small(&position)
         };
-        let r = solved.unwrap_or_else(|| self.search_threads(t, &position, limits, start));
+        let r = solved.unwrap_or_else(|| self.search_threads(t, &position, limits, start, control));
         let r = if passed { r.before_pass() } else { r };
         SearchResult {
             seconds: start.elapsed().as_secs_f64(),
@@ -204,10 +261,15 @@ impl<const W: usize> Searcher<W> {
 
     /// Exact value, best move and a principal variation by threshold proofs (`prover.rs`);
     /// on a limit, the bounds proven so far.
-    fn prove(&self, root: &Position<W>, limits: &Limits, start: Instant) -> SearchResult {
-        let stop = AtomicBool::new(false);
+    fn prove(
+        &self,
+        root: &Position<W>,
+        limits: &Limits,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> SearchResult {
         let budget = Budget {
-            stop: &stop,
+            stop,
             deadline: limits.time.map(|d| start + d),
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
@@ -303,6 +365,7 @@ impl<const W: usize> Searcher<W> {
         root: &Position<W>,
         limits: &Limits,
         start: Instant,
+        control: &Control<'_>,
     ) -> SearchResult {
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
@@ -318,8 +381,9 @@ impl<const W: usize> Searcher<W> {
             deadline: limits.time.map(|d| start + d),
             retro: Some(&self.retro),
             retro_seeds: self.retro_seeds(),
+            abort: control.stop,
         };
-        let (found, max_ply) = self.run_threads(&shared, root, limits, start);
+        let (found, max_ply) = self.run_threads(&shared, root, limits, start, control);
         let mut r = found.unwrap_or(SearchResult {
             stopped: true,
             ..SearchResult::unknown(root.seeds_on_board())
@@ -347,15 +411,27 @@ impl<const W: usize> Searcher<W> {
         root: &Position<W>,
         limits: &Limits,
         start: Instant,
+        control: &Control<'_>,
     ) -> (Option<SearchResult>, u32) {
         let done: Mutex<Option<SearchResult>> = Mutex::new(None);
         let max_ply = AtomicU64::new(0);
+        // An iteration of the main thread, told with the table's line and all the nodes.
+        let report = |r: &SearchResult| {
+            (control.on_iteration)(&SearchResult {
+                pv: table_line(&self.rules, shared.table, root, r.best),
+                // The main thread's own count, or all threads' as far as flushed.
+                nodes: shared.nodes.load(Ordering::Relaxed).max(r.nodes),
+                seconds: start.elapsed().as_secs_f64(),
+                ..r.clone()
+            })
+        };
         let run = |id: usize| {
             let mut w = Worker::new(shared, id);
+            let report: &dyn Fn(&SearchResult) = if id == 0 { &report } else { &|_| {} };
             let r = if limits.is_exact() {
-                drive_exact(&mut w, root)
+                drive_exact(&mut w, root, report)
             } else {
-                drive_iterative(&mut w, root, limits, start)
+                drive_iterative(&mut w, root, limits, start, report)
             };
             w.flush();
             max_ply.fetch_max(w.max_ply as u64, Ordering::Relaxed);
@@ -398,11 +474,18 @@ impl<const W: usize> Searcher<W> {
     }
 }
 
+/// What a caller of [`Searcher::search_controlled`] holds: the stop flag and the callback.
+struct Control<'a> {
+    stop: &'a AtomicBool,
+    on_iteration: &'a (dyn Fn(&SearchResult) + Sync),
+}
+
 /// Exact search: null-window tests that halve the interval of possible values, as in
 /// exact Connect-4 solvers. The first tests are near 0, where most values lie.
 fn drive_exact<const W: usize, T: Table<W>>(
     w: &mut Worker<'_, '_, W, T>,
     root: &Position<W>,
+    report: &dyn Fn(&SearchResult),
 ) -> SearchResult {
     let n = root.seeds_on_board() as i32;
     let (mut lo, mut hi) = (-n, n);
@@ -427,6 +510,16 @@ fn drive_exact<const W: usize, T: Table<W>>(
         } else {
             hi = r.max(lo);
         }
+        report(&SearchResult {
+            nodes: w.nodes,
+            best,
+            score: if lo == hi { lo } else { lo.max(0).min(hi) },
+            exact: lo == hi,
+            lower: lo,
+            upper: hi,
+            depth: w.max_ply as u32,
+            ..SearchResult::unknown(0)
+        });
     }
     SearchResult {
         best,
@@ -446,6 +539,7 @@ fn drive_iterative<const W: usize, T: Table<W>>(
     root: &Position<W>,
     limits: &Limits,
     start: Instant,
+    report: &dyn Fn(&SearchResult),
 ) -> SearchResult {
     let n = root.seeds_on_board() as i32;
     let max_depth = limits.depth.unwrap_or(250).clamp(1, 250) as i32;
@@ -464,10 +558,15 @@ fn drive_iterative<const W: usize, T: Table<W>>(
         out.best = w.root_best;
         out.score = s;
         out.depth = d as u32;
-        if w.heuristic == h0 {
+        let proven = w.heuristic == h0;
+        if proven {
             out.exact = true;
             out.lower = s;
             out.upper = s;
+        }
+        out.nodes = w.nodes;
+        report(&out);
+        if proven {
             break;
         }
         // An iteration takes several times the previous one: do not start one that cannot

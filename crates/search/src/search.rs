@@ -62,6 +62,8 @@ pub(crate) struct Shared<'a, const W: usize, T: Table<W>> {
     /// `retro_seeds` seeds on the board.
     pub retro: Option<&'a Mutex<Retro<W>>>,
     pub retro_seeds: u32,
+    /// A stop asked from outside the search (checked with the limits).
+    pub abort: &'a AtomicBool,
 }
 
 /// The state of one search thread.
@@ -141,6 +143,9 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
             if Instant::now() >= d {
                 self.sh.stop.store(true, Ordering::Relaxed);
             }
+        }
+        if self.sh.abort.load(Ordering::Relaxed) {
+            self.sh.stop.store(true, Ordering::Relaxed);
         }
         if self.sh.stop.load(Ordering::Relaxed) {
             self.stopped = true;

@@ -171,6 +171,13 @@
 //! the payload of its range, and the ranges are joined into one file (the checksum is
 //! computed over the joined payload).
 //!
+//! ## Verifying
+//!
+//! [`Tables::verify_full`] proves built tables exact without trusting the build: every
+//! position of every layer agrees with its moves, and every nonzero value is forced in
+//! finitely many moves, which holds for the least fixpoint only (see [`mod@verify`] for the
+//! proof and the algorithm).
+//!
 //! ## Files
 //!
 //! See [`mod@format`] for the layout: a header with the rules, the layer, the count, the format
@@ -191,6 +198,7 @@ mod index;
 mod mem;
 /// Opening built tables and probing them ([`Tables`]).
 mod tables;
+pub mod verify;
 
 pub use build::{
     build, build_in_memory, build_with, BuildOptions, LayerStats, Method, Progress, Quiet,
@@ -202,3 +210,4 @@ pub use format::{
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
 pub use tables::{MoveValue, Tables};
+pub use verify::{FullCheck, FullFailure, FullFault, FullOptions};

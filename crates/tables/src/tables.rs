@@ -282,7 +282,13 @@ impl Tables {
             .collect()
     }
 
-    fn rules_for_build(&self) -> Rules {
+    /// The loaded layer of `seeds` seeds, if any.
+    pub(crate) fn layer(&self, seeds: usize) -> Option<&Layer> {
+        self.layers.get(seeds).and_then(|l| l.as_ref())
+    }
+
+    /// The rules the layers were built with (every layer a legal board).
+    pub(crate) fn rules_for_build(&self) -> Rules {
         self.key.build_rules().unwrap_or(self.rules)
     }
 }

@@ -2,9 +2,13 @@
 //! `common`, calls the libraries and prints one report type through `common::emit`; no
 //! command module imports another.
 
-pub mod play;
 pub mod check;
+pub mod engine;
+pub mod openings;
+pub mod play;
 pub mod prove;
+pub mod record;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod tables;

@@ -6,15 +6,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
-use hoyito_rules::{Diagram, Game, Move, Position, Rules, Side};
+use hoyito_rules::{write_records, Diagram, Game, Move, Position, Record, Rules, Side};
 use hoyito_search::{plain_search, Config, Eval, Limits, SearchResult, Searcher, TableKind};
 use hoyito_stats::{Decision, EloEstimate, MeanInterval, Outcome, Pentanomial, Sprt, Trinomial};
 use hoyito_tables::Tables;
 use serde::Serialize;
 
 use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs};
+use crate::client::Client;
 use crate::common::{
-    dispatch, emit, open_tables, position, resolve, search_threads, tables_for, with_threads, Rng,
+    dispatch, emit, open_tables, position, read_openings, resolve, search_threads, tables_for,
+    with_threads, Rng,
 };
 
 /// Time a search gets when no limit is given and the position is too large to solve.
@@ -673,7 +675,7 @@ impl fmt::Display for MatchReport {
 /// `solve match`.
 pub fn play_match(rules_args: &RuleArgs, json: bool, a: &MatchArgs) -> Result<()> {
     let (rules, _) = resolve(rules_args, None)?;
-    if a.pairs == 0 {
+    if a.pairs == Some(0) {
         bail!("--pairs must be at least 1");
     }
     let sprt = if a.sprt.is_empty() {
@@ -689,53 +691,146 @@ pub fn play_match(rules_args: &RuleArgs, json: bool, a: &MatchArgs) -> Result<()
     emit(&report, json)
 }
 
-/// One game: the final captured difference South minus North, and the dumped positions.
+/// Who moves for a side in a match game: the searcher in process, or a program that speaks
+/// the engine protocol with its `go` words.
+enum Seat<'a, const W: usize> {
+    Engine(&'a Searcher<W>, &'a Limits),
+    External(&'a mut Client, &'a str),
+}
+
+/// One played game: the final captured difference South minus North (adjudicated where the
+/// game was), the dumped positions, and its record.
+struct Played {
+    margin: i32,
+    dumped: Vec<String>,
+    record: Record,
+}
+
+/// One game. It ends at its end, inside the `tables` (with the exact result), or at the ply
+/// cap (scored by the captures so far); the record names the adjudication.
 fn play_game<const W: usize>(
     rules: &Rules,
-    opening: &[Move],
-    players: [(&Searcher<W>, &Limits); 2],
+    opening: &Opening<W>,
+    mut players: [Seat<'_, W>; 2],
+    tables: Option<&Tables>,
     a: &MatchArgs,
-) -> (i32, Vec<String>) {
+) -> Result<Played> {
     let mut dumped = Vec::new();
-    let mut game = Game::new(*rules, Position::<W>::start(rules).expect("valid rules"));
+    let start = opening.start;
+    let mut game = Game::new(*rules, start);
     let mut ply = 0;
     let mut dump = |g: &Game<W>, ply: usize| {
         if a.dump_plies.contains(&ply) && !g.is_over() {
             dumped.push(g.position().to_string());
         }
     };
-    for &m in opening {
+    for &m in &opening.moves {
         dump(&game, ply);
         if game.play(m).is_err() {
             break;
         }
         ply += 1;
     }
-    while !game.is_over() && ply < a.max_plies {
-        dump(&game, ply);
-        let p = game.position();
-        let (player, limits) = players[p.side_to_move().index()];
-        player.clear();
-        let r = player.search(&p, limits);
-        let Some(m) = r.best else { break };
-        if game.play(m).is_err() {
+    let mut adjudication = None;
+    loop {
+        if game.is_over() {
             break;
+        }
+        let p = game.position();
+        if let Some(v) = tables.and_then(|t| table_value(t, &p)) {
+            let v = if p.side_to_move() == Side::South {
+                v
+            } else {
+                -v
+            };
+            adjudication = Some(("tables", v));
+            break;
+        }
+        if ply >= a.max_plies {
+            adjudication = Some(("ply cap", 0));
+            break;
+        }
+        dump(&game, ply);
+        let m = match &mut players[p.side_to_move().index()] {
+            Seat::Engine(player, limits) => {
+                player.clear();
+                player.search(&p, limits).best
+            }
+            Seat::External(client, go) => client.best(&start, game.moves(), go)?,
+        };
+        let Some(m) = m else { break };
+        if let Err(e) = game.play(m) {
+            bail!("a player chose move {m} in {p}: {e}");
         }
         ply += 1;
     }
     let p = game.position();
-    (
-        p.captured(Side::South) as i32 - p.captured(Side::North) as i32,
+    let captured = p.captured(Side::South) as i32 - p.captured(Side::North) as i32;
+    let mut record = Record::from_game(&game);
+    let margin = match adjudication {
+        Some((how, future)) => {
+            let tag = match how {
+                "tables" => format!("tables: exact value {future:+} for South"),
+                _ => format!("ply cap of {} plies", a.max_plies),
+            };
+            record.tags.push(("Adjudication".to_string(), tag));
+            // The final margin, South minus North: the captures so far and the seeds the
+            // exact value says South will capture net (none at the ply cap).
+            record.tags.push((
+                "AdjudicatedMargin".to_string(),
+                format!("{:+}", captured + future),
+            ));
+            captured + future
+        }
+        None => captured,
+    };
+    Ok(Played {
+        margin,
         dumped,
-    )
+        record,
+    })
 }
 
-/// Openings: `random_plies` random legal plies from the start, fixed by the seed.
-fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Vec<Vec<Move>> {
+/// The exact value of `p` for its side to move from the tables, when they hold it.
+fn table_value<const W: usize>(t: &Tables, p: &Position<W>) -> Option<i32> {
+    use hoyito_rules::Probe;
+    if !p.is_live() || p.seeds_on_board() > Probe::<W>::max_seeds(t) {
+        return None;
+    }
+    Probe::<W>::probe(t, p)
+}
+
+/// An opening: a start position and the plies played from it before the players take over.
+struct Opening<const W: usize> {
+    start: Position<W>,
+    moves: Vec<Move>,
+}
+
+/// The openings of the match: the positions of --openings in order (from the first again
+/// when --pairs asks for more), or `random_plies` random legal plies from the start, fixed by
+/// the seed.
+fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Result<Vec<Opening<W>>> {
+    if let Some(path) = &a.openings {
+        let file = read_openings(path)?;
+        let mut out = Vec::with_capacity(file.len());
+        for (line, d) in &file {
+            let start = Position::<W>::from_diagram(rules, d)
+                .with_context(|| format!("{} line {line}", path.display()))?;
+            out.push(start);
+        }
+        let n = a.pairs.unwrap_or(out.len());
+        return Ok((0..n)
+            .map(|k| Opening {
+                start: out[k % out.len()],
+                moves: Vec::new(),
+            })
+            .collect());
+    }
     let mut rng = Rng(a.seed);
-    (0..a.pairs)
+    let start = Position::<W>::start(rules).expect("valid rules");
+    Ok((0..a.pairs.unwrap_or(DEFAULT_PAIRS))
         .map(|_| {
-            let mut g = Game::new(*rules, Position::<W>::start(rules).expect("valid rules"));
+            let mut g = Game::new(*rules, start);
             let mut moves = Vec::new();
             while moves.len() < a.random_plies && !g.is_over() {
                 let list = g.position().moves(rules);
@@ -744,13 +839,17 @@ fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Vec<Vec<Move>> {
                 g.play(m).expect("a listed move is legal");
                 moves.push(m);
             }
-            moves
+            Opening { start, moves }
         })
-        .collect()
+        .collect())
 }
 
-/// A played pair: A's margins as South and as North, and the dumped positions.
-type PairResult = (i32, i32, Vec<String>);
+/// Pairs of a match without --pairs or --openings.
+const DEFAULT_PAIRS: usize = 20;
+
+/// A played pair: A's margins as South and as North, the dumped positions, and the two
+/// records.
+type PairResult = (i32, i32, Vec<String>, Vec<Record>);
 
 /// Plays the pairs in batches of one per worker thread and scores them in order, stopping
 /// after the first pair at which the SPRT decides. Where it stops depends only on the games,
@@ -788,21 +887,80 @@ fn match_sized<const W: usize>(
         },
         ..Config::default()
     };
-    let pair = |opening: &Vec<Move>| -> PairResult {
+    let tables = tables_for(rules, a.tables.as_deref(), a.tables.is_none(), usize::MAX)?;
+    let tables = tables.as_deref();
+    let go = |p: &Player| match p.limits(a) {
+        Limits { time: Some(t), .. } => format!("movetime {}", t.as_millis()),
+        l => format!("depth {}", l.depth.unwrap_or(DEFAULT_MATCH_DEPTH)),
+    };
+    let (go_a, go_b) = (go(&player_a), go(&player_b));
+    let pair = |(number, opening): (usize, &Opening<W>)| -> Result<PairResult> {
         let pa = Searcher::<W>::new(*rules, config(&player_a));
         let pb = Searcher::<W>::new(*rules, config(&player_b));
+        let mut ca = a
+            .a_cmd
+            .as_deref()
+            .map(|c| Client::start(c, rules, a.hash_mb))
+            .transpose()?;
+        let mut cb = a
+            .b_cmd
+            .as_deref()
+            .map(|c| Client::start(c, rules, a.hash_mb))
+            .transpose()?;
+        let mut game = |a_south: bool| -> Result<Played> {
+            let seat_a = match ca.as_mut() {
+                Some(c) => Seat::External(c, &go_a),
+                None => Seat::Engine(&pa, &limits_a),
+            };
+            let seat_b = match cb.as_mut() {
+                Some(c) => Seat::External(c, &go_b),
+                None => Seat::Engine(&pb, &limits_b),
+            };
+            let seats = if a_south {
+                [seat_a, seat_b]
+            } else {
+                [seat_b, seat_a]
+            };
+            play_game(rules, opening, seats, tables, a)
+        };
         // A plays South, then North.
-        let (d1, mut dump) = play_game(rules, opening, [(&pa, &limits_a), (&pb, &limits_b)], a);
-        let (d2, dump2) = play_game(rules, opening, [(&pb, &limits_b), (&pa, &limits_a)], a);
-        dump.extend(dump2);
-        (d1, -d2, dump)
+        let mut first = game(true)?;
+        let second = game(false)?;
+        let name = |p: &Player, cmd: &Option<String>| match (cmd, p.depth) {
+            (Some(c), _) => c.clone(),
+            (None, Some(d)) => format!("engine depth {d} row {} mobility {}", p.row, p.mobility),
+            (None, None) => format!(
+                "engine {} ms row {} mobility {}",
+                a.time_ms.unwrap_or(0),
+                p.row,
+                p.mobility
+            ),
+        };
+        let (na, nb) = (name(&player_a, &a.a_cmd), name(&player_b, &a.b_cmd));
+        let mut records = Vec::new();
+        for (k, (mut r, a_south)) in [(first.record, true), (second.record, false)]
+            .into_iter()
+            .enumerate()
+        {
+            (r.south, r.north) = if a_south {
+                (na.clone(), nb.clone())
+            } else {
+                (nb.clone(), na.clone())
+            };
+            r.match_name = Some("solve match".to_string());
+            r.round = Some((2 * number + k + 1) as u32);
+            records.push(r);
+        }
+        first.dumped.extend(second.dumped);
+        Ok((first.margin, -second.margin, first.dumped, records))
     };
-    let openings = openings::<W>(rules, a);
+    let openings = openings::<W>(rules, a)?;
 
     let mut games = Trinomial::default();
     let mut pairs = Pentanomial::default();
     let mut results: Vec<PairResult> = Vec::new();
     let mut llr = None;
+    let mut failure = None;
     with_threads(a.threads, || {
         use rayon::prelude::*;
         let batch = if sprt.is_some() {
@@ -811,7 +969,19 @@ fn match_sized<const W: usize>(
             openings.len()
         };
         'batches: for chunk in openings.chunks(batch) {
-            let played: Vec<PairResult> = chunk.par_iter().map(pair).collect();
+            let first = results.len();
+            let played: Result<Vec<PairResult>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(k, o)| pair((first + k, o)))
+                .collect();
+            let played = match played {
+                Ok(p) => p,
+                Err(e) => {
+                    failure = Some(e);
+                    break 'batches;
+                }
+            };
             for r in played {
                 let (x, y) = (
                     Outcome::from_margin(r.0.into()),
@@ -832,14 +1002,24 @@ fn match_sized<const W: usize>(
         }
     })?;
 
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(dir) = &a.records {
+        let all: Vec<Record> = results.iter().flat_map(|r| r.3.iter().cloned()).collect();
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join("match.txt");
+        std::fs::write(&path, write_records(&all))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if let Some(path) = &a.dump {
         let out: String = results
             .iter()
-            .flat_map(|(_, _, d)| d.iter().map(|l| format!("{l}\n")))
+            .flat_map(|(_, _, d, _)| d.iter().map(|l| format!("{l}\n")))
             .collect();
         std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let margin: i64 = results.iter().map(|&(x, y, _)| (x + y) as i64).sum();
+    let margin: i64 = results.iter().map(|&(x, y, _, _)| (x + y) as i64).sum();
     let n_games = 2 * results.len();
     Ok(MatchReport {
         games: n_games,
@@ -857,7 +1037,7 @@ fn match_sized<const W: usize>(
         draw_ratio: games.draw_ratio().unwrap_or(0.0),
         elo: pairs.elo().map(EloReport::from),
         elo_trinomial: games.elo().map(EloReport::from),
-        pair_margin: MeanInterval::from_values(results.iter().map(|&(x, y, _)| (x + y) as f64))
+        pair_margin: MeanInterval::from_values(results.iter().map(|&(x, y, _, _)| (x + y) as f64))
             .map(MeanReport::from),
         sprt: sprt.map(|s| {
             let llr = llr.unwrap_or(0.0);

@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Position6, Rules, Side};
 use hoyito_search::{Config, Limits, Searcher};
-use hoyito_tables::{layers_up_to, BuildOptions, LayerStats, Progress, TableKey, Tables};
+use hoyito_tables::{
+    layers_up_to, BuildOptions, FullCheck, FullFault, FullOptions, LayerStats, Progress, TableKey,
+    Tables,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -140,6 +143,8 @@ struct Bars {
     started: Mutex<Instant>,
     /// Where the tables (and the scratch moves) go.
     dir: PathBuf,
+    /// What the count at the end of a sweep line counts.
+    counted: &'static str,
 }
 
 impl Bars {
@@ -151,6 +156,15 @@ impl Bars {
             json,
             started: Mutex::new(Instant::now()),
             dir: dir.to_path_buf(),
+            counted: "changed",
+        }
+    }
+
+    /// The same, with sweep lines that count `what` (for a verification).
+    fn counting(self, what: &'static str) -> Self {
+        Bars {
+            counted: what,
+            ..self
         }
     }
 
@@ -224,7 +238,10 @@ impl Progress for Bars {
     fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
         if !self.quiet {
             let secs = self.seconds_into_layer();
-            eprintln!("layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
+            eprintln!(
+                "layer {seeds:2} round {round:2}: {evaluated} positions evaluated, {changed} {} ({secs:.1} s into the layer)",
+                self.counted
+            );
         }
     }
     fn sweep_end(&self, seeds: usize, sweep: u32, evaluated: u64, changed: u64) {
@@ -233,7 +250,10 @@ impl Progress for Bars {
         }
         if !self.quiet {
             let secs = self.seconds_into_layer();
-            eprintln!("layer {seeds:2} sweep {sweep:2}: {evaluated} positions evaluated, {changed} changed ({secs:.1} s into the layer)");
+            eprintln!(
+                "layer {seeds:2} sweep {sweep:2}: {evaluated} positions evaluated, {changed} {} ({secs:.1} s into the layer)",
+                self.counted
+            );
         }
     }
     fn layer_done(&self, s: &LayerStats) {
@@ -537,6 +557,9 @@ impl fmt::Display for VerifyReport {
 }
 
 fn verify(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<()> {
+    if a.full {
+        return verify_full(rules, dir, json, a);
+    }
     if a.search_ms == 0 {
         bail!("--search-ms must be at least 1");
     }
@@ -575,6 +598,143 @@ fn verify(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<()> {
     }
     if failed > 0 {
         bail!("{failed} stored values disagree with their moves or with search");
+    }
+    Ok(())
+}
+
+/// The first wrong value `solve tables verify --full` found in a layer.
+#[derive(Serialize)]
+struct FullFailureReport {
+    position: String,
+    index: u64,
+    stored: i32,
+    /// `range`, `moves` or `not_forced`.
+    fault: &'static str,
+    /// With `moves`: the best over the position's moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<i32>,
+    /// Positions of the layer with the same fault.
+    count: u64,
+    message: String,
+}
+
+/// What `solve tables verify --full` prints for each layer.
+#[derive(Serialize)]
+struct FullReport {
+    seeds: usize,
+    positions: u64,
+    nonzero: u64,
+    sweeps: u32,
+    rounds: u32,
+    evaluations: u64,
+    seconds: f64,
+    positions_per_second: f64,
+    exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<FullFailureReport>,
+}
+
+impl FullReport {
+    fn of(c: &FullCheck) -> Self {
+        FullReport {
+            seeds: c.seeds,
+            positions: c.positions,
+            nonzero: c.nonzero,
+            sweeps: c.sweeps,
+            rounds: c.rounds,
+            evaluations: c.evaluations,
+            seconds: c.seconds,
+            positions_per_second: c.positions as f64 / c.seconds.max(1e-9),
+            exact: c.passed(),
+            failure: c.failure.as_ref().map(|f| FullFailureReport {
+                position: f.position.to_string(),
+                index: f.index,
+                stored: f.stored,
+                fault: match f.fault {
+                    FullFault::OutOfRange => "range",
+                    FullFault::Moves { .. } => "moves",
+                    FullFault::NotForced => "not_forced",
+                },
+                expected: match f.fault {
+                    FullFault::Moves { expected } => Some(expected),
+                    _ => None,
+                },
+                count: f.count,
+                message: f.to_string(),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for FullReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verdict = if self.exact {
+            "every value agrees with its moves and every nonzero value is forced: exact"
+        } else {
+            "WRONG"
+        };
+        writeln!(
+            f,
+            "layer {:2}: {} positions checked, {} nonzero, {verdict} ({} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s)",
+            self.seeds,
+            self.positions,
+            self.nonzero,
+            self.sweeps,
+            self.rounds,
+            self.evaluations,
+            self.seconds,
+            self.positions_per_second / 1e6
+        )?;
+        if let Some(bad) = &self.failure {
+            writeln!(f, "  {}", bad.message)?;
+        }
+        Ok(())
+    }
+}
+
+/// `solve tables verify --full`: every position of every layer (or of `--layer`), smallest
+/// first, checked against its moves and for the least fixpoint.
+fn verify_full(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<()> {
+    let max = a.layer.or(a.max_seeds).unwrap_or(usize::MAX);
+    let tables = open(rules, dir, max)?;
+    if let Some(n) = a.layer {
+        if !tables.layers().any(|l| l.seeds() == n) {
+            bail!("no layer of {n} seeds in {}", dir.display());
+        }
+    }
+    let bars = Bars::new(a.quiet, json, dir).counting("grounded");
+    let options = FullOptions {
+        graph_bytes: a.graph_mb.saturating_mul(1 << 20),
+    };
+    let t0 = Instant::now();
+    let checks = with_threads(a.threads, || match a.layer {
+        Some(n) => tables.verify_full_layer(n, &options, &bars).map(|c| {
+            let _ = emit(&FullReport::of(&c), json);
+            vec![c]
+        }),
+        None => tables.verify_full(max, &options, &bars, |c| {
+            let _ = emit(&FullReport::of(c), json);
+        }),
+    })?
+    .with_context(|| format!("verifying the tables in {}", dir.display()))?;
+    if checks.is_empty() {
+        bail!("no layer of at most {max} seeds in {}", dir.display());
+    }
+    if let Some(bad) = checks
+        .iter()
+        .find_map(|c| c.failure.as_ref().map(|f| (c.seeds, f)))
+    {
+        bail!("layer {}: {}", bad.0, bad.1);
+    }
+    if !json {
+        let seeds: Vec<String> = checks.iter().map(|c| c.seeds.to_string()).collect();
+        println!(
+            "layers {} of {} proved exact: {} positions in {:.1} s",
+            seeds.join(", "),
+            TableKey::of(rules).folder(),
+            checks.iter().map(|c| c.positions).sum::<u64>(),
+            t0.elapsed().as_secs_f64()
+        );
     }
     Ok(())
 }

@@ -1,0 +1,605 @@
+//! `solve engine`: the engine protocol of data/PROTOCOL.md on standard input and output, a
+//! line protocol modelled on UCI so that another program (a GUI, a match runner) can drive
+//! the engine without rules of its own.
+//!
+//! The main thread reads commands one line at a time and answers them; a search runs on a
+//! search thread that owns the [`Searcher`] and writes its `info` lines and its `bestmove`
+//! itself, so that `stop`, `isready` and `quit` are answered while it searches. The protocol
+//! is a stream, not a report: it never prints a report through `common::emit`.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Result;
+use hoyito_rules::{
+    parse_move, CaptureSide, Diagram, Game, LastFour, Position, Position12, Rules, Variant,
+};
+use hoyito_search::{Config, Limits, SearchResult, Searcher};
+use hoyito_tables::Tables;
+
+use crate::common::{draw, small, tables_for, MAX_HASH_MB, MAX_THREADS};
+
+/// Time of a `go` without any limit, when the position is too large to solve quickly (as in
+/// `solve best`).
+const DEFAULT_TIME_MS: u64 = 3000;
+
+/// Deepest iteration of `go infinite`.
+const INFINITE_DEPTH: u32 = 250;
+
+/// Stack of the search thread (the proofs of exact mode run on it; reserved, not used).
+const STACK: usize = 1 << 30;
+
+/// Writes one line to standard output (a closed output is ignored: the engine then runs to
+/// the end of its input).
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// An error line: the protocol never stops on bad input.
+fn error(what: &str) {
+    say(&format!("info string error: {what}"));
+}
+
+/// The settings that outlive a board size: rules and engine options.
+struct Settings {
+    rules: Rules,
+    threads: usize,
+    hash_mb: usize,
+    tables: Option<PathBuf>,
+    /// The position to start from and the moves played since, in the largest position type
+    /// (kept when the board size changes type).
+    start: Position12,
+}
+
+/// What the search thread is asked to do.
+enum Job<const W: usize> {
+    /// Use these rules, this configuration and these tables from now on.
+    Configure(Rules, Config, Option<Arc<Tables>>),
+    /// Forget the transposition table (`ucinewgame`).
+    Clear,
+    /// Search a position.
+    Go(Go<W>),
+}
+
+/// A search asked by `go`.
+struct Go<const W: usize> {
+    position: Position<W>,
+    limits: Limits,
+    /// No limit was given: search as `solve best` does (exact when quick, else 3 s).
+    default: bool,
+    /// `infinite`: the bestmove waits for `stop`.
+    infinite: bool,
+}
+
+/// `solve engine`.
+pub fn run() -> Result<()> {
+    let mut settings = Settings {
+        rules: Rules::default(),
+        threads: 1,
+        hash_mb: 64,
+        tables: None,
+        start: Position12::start(&Rules::default())?,
+    };
+    let mut input = std::io::stdin().lock();
+    loop {
+        let next = if small(&settings.rules) {
+            serve::<2>(&mut settings, &mut input)
+        } else {
+            serve::<4>(&mut settings, &mut input)
+        };
+        if matches!(next, Next::Quit) {
+            return Ok(());
+        }
+    }
+}
+
+/// Why [`serve`] returned.
+enum Next {
+    /// `quit` or the end of the input.
+    Quit,
+    /// The rules changed to a board of the other position type.
+    Resize,
+}
+
+/// The engine's state for positions of `W` words.
+struct Engine<const W: usize> {
+    game: Game<W>,
+    jobs: Sender<Job<W>>,
+    stop: Arc<AtomicBool>,
+    searching: Arc<AtomicBool>,
+    /// The search thread must be told the configuration before its next search.
+    stale: bool,
+}
+
+/// Serves the protocol with positions of `W` words until `quit`, the end of the input, or
+/// rules that need the other position type.
+fn serve<const W: usize>(settings: &mut Settings, input: &mut impl BufRead) -> Next {
+    let (jobs, rx) = channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let searching = Arc::new(AtomicBool::new(false));
+    let thread = {
+        let (stop, searching) = (stop.clone(), searching.clone());
+        std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(STACK)
+            .spawn(move || search_thread::<W>(rx, &stop, &searching))
+    };
+    let thread = match thread {
+        Ok(t) => t,
+        Err(e) => {
+            error(&format!("cannot start the search thread: {e}"));
+            return Next::Quit;
+        }
+    };
+    let game = start_game::<W>(settings);
+    let mut engine = Engine {
+        game,
+        jobs,
+        stop,
+        searching,
+        stale: true,
+    };
+    let mut line = Vec::new();
+    let next = loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break Next::Quit,
+            Ok(_) => {}
+        }
+        let text = String::from_utf8_lossy(&line);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if let Some(next) = engine.command(settings, &words) {
+            break next;
+        }
+    };
+    // Stop a search still running, let it write its bestmove, and end the thread.
+    engine.stop.store(true, Ordering::Relaxed);
+    drop(engine.jobs);
+    let _ = thread.join();
+    next
+}
+
+/// The game of the settings' start position (a start that does not fit this size, which
+/// cannot happen as the size follows the rules, falls back to the rules' start).
+fn start_game<const W: usize>(settings: &Settings) -> Game<W> {
+    let start = settings
+        .start
+        .cast::<W>()
+        .or_else(|| Position::<W>::start(&settings.rules).ok())
+        .unwrap_or_else(|| Position::<W>::start(&Rules::default()).expect("the default start"));
+    Game::new(settings.rules, start)
+}
+
+impl<const W: usize> Engine<W> {
+    fn busy(&self) -> bool {
+        self.searching.load(Ordering::Acquire)
+    }
+
+    /// Answers one command; `Some` when serving must end.
+    fn command(&mut self, settings: &mut Settings, words: &[&str]) -> Option<Next> {
+        // An empty line is no command.
+        let (&head, args) = words.split_first()?;
+        let read_only = matches!(
+            head,
+            "isready" | "stop" | "quit" | "d" | "moves" | "hoyito" | "uci"
+        );
+        if self.busy() && !read_only {
+            error(&format!("'{head}' while searching: send stop first"));
+            return None;
+        }
+        match head {
+            "hoyito" | "uci" => handshake(head),
+            "isready" => say("readyok"),
+            "stop" => self.stop.store(true, Ordering::Relaxed),
+            "quit" => return Some(Next::Quit),
+            "ucinewgame" | "newgame" => {
+                let _ = self.jobs.send(Job::Clear);
+            }
+            "setoption" => return self.setoption(settings, args),
+            "position" => self.position(settings, args),
+            "go" => self.go(settings, args),
+            "moves" => {
+                let p = self.game.position();
+                let list: Vec<String> = if self.game.is_over() {
+                    Vec::new()
+                } else {
+                    p.moves(&settings.rules)
+                        .children()
+                        .iter()
+                        .map(|c| c.mv.to_string())
+                        .collect()
+                };
+                if list.is_empty() {
+                    say("moves none");
+                } else {
+                    say(&format!("moves {}", list.join(" ")));
+                }
+            }
+            "play" => match args {
+                [m] => match parse_move(m, settings.rules.holes()) {
+                    Ok(mv) => match self.game.play(mv) {
+                        Ok(_) => self.report_position(),
+                        Err(e) => error(&format!("play {m}: {e}")),
+                    },
+                    Err(e) => error(&format!("play {m}: {e}")),
+                },
+                _ => error("play takes one move, a hole number: play 3"),
+            },
+            "undo" => match self.game.undo() {
+                Some(_) => self.report_position(),
+                None => error("undo: no move to take back"),
+            },
+            "d" => {
+                for l in draw(&self.game.position()).lines() {
+                    say(l);
+                }
+                self.report_position();
+            }
+            _ => error(&format!("unknown command '{head}'")),
+        }
+        None
+    }
+
+    /// `pos <position>`, and `gameover <result> <score> <end>` when the game is over.
+    fn report_position(&self) {
+        let p = self.game.position();
+        say(&format!("pos {p}"));
+        if let Some(end) = self.game.end() {
+            let record = hoyito_rules::Record::from_game(&self.game);
+            say(&format!(
+                "gameover {} {}-{} {}",
+                record.result(),
+                record.score[0],
+                record.score[1],
+                match end {
+                    hoyito_rules::End::Repetition => "repetition",
+                    _ => record.termination.tag(),
+                }
+            ));
+        }
+    }
+
+    /// `setoption name NAME value VALUE`.
+    fn setoption(&mut self, settings: &mut Settings, args: &[&str]) -> Option<Next> {
+        let Some(("name", rest)) = args.split_first().map(|(h, r)| (*h, r)) else {
+            error("setoption name NAME value VALUE");
+            return None;
+        };
+        let at = rest.iter().position(|w| *w == "value");
+        let (name, value) = match at {
+            Some(i) => (rest[..i].join(" "), rest[i + 1..].join(" ")),
+            None => (rest.join(" "), String::new()),
+        };
+        let key: String = name
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let r = settings.rules;
+        let rules = match key.as_str() {
+            "variant" => value
+                .parse::<Variant>()
+                .map_err(|e| e.to_string())
+                .and_then(|v| {
+                    Rules::new(v, r.holes(), r.seeds(), r.last_four(), r.capture_side())
+                        .map_err(|e| e.to_string())
+                }),
+            "holes" | "seeds" => match value.parse::<usize>() {
+                Ok(n) if key == "holes" => r.with_holes(n).map_err(|e| e.to_string()),
+                Ok(n) => r.with_seeds(n).map_err(|e| e.to_string()),
+                Err(_) => Err(format!("'{value}' is not a number")),
+            },
+            "lastfour" => value
+                .parse::<LastFour>()
+                .map_err(|e| e.to_string())
+                .and_then(|v| {
+                    Rules::new(r.variant(), r.holes(), r.seeds(), v, r.capture_side())
+                        .map_err(|e| e.to_string())
+                }),
+            "captureside" => value
+                .parse::<CaptureSide>()
+                .map_err(|e| e.to_string())
+                .and_then(|v| {
+                    Rules::new(r.variant(), r.holes(), r.seeds(), r.last_four(), v)
+                        .map_err(|e| e.to_string())
+                }),
+            "threads" => {
+                match value.parse::<usize>() {
+                    Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+                        settings.threads = n;
+                        self.stale = true;
+                    }
+                    _ => error(&format!(
+                        "Threads must be 1 to {MAX_THREADS}, not '{value}'"
+                    )),
+                }
+                return None;
+            }
+            "hash" => {
+                match value.parse::<usize>() {
+                    Ok(n) if (1..=MAX_HASH_MB).contains(&n) => {
+                        settings.hash_mb = n;
+                        self.stale = true;
+                    }
+                    _ => error(&format!(
+                        "Hash must be 1 to {MAX_HASH_MB} MiB, not '{value}'"
+                    )),
+                }
+                return None;
+            }
+            "tables" => {
+                settings.tables = match value.as_str() {
+                    "" | "<empty>" | "none" => None,
+                    dir => Some(PathBuf::from(dir)),
+                };
+                self.stale = true;
+                return None;
+            }
+            _ => {
+                error(&format!("unknown option '{name}'"));
+                return None;
+            }
+        };
+        match rules {
+            Ok(rules) if rules == settings.rules => None,
+            Ok(rules) => match Position12::start(&rules) {
+                Ok(start) => {
+                    let resize = small(&rules) != small(&settings.rules);
+                    settings.rules = rules;
+                    settings.start = start;
+                    self.stale = true;
+                    say("info string rules changed: the position is the start");
+                    if resize {
+                        return Some(Next::Resize);
+                    }
+                    self.game = start_game(settings);
+                    None
+                }
+                Err(e) => {
+                    error(&format!("{name}: {e}"));
+                    None
+                }
+            },
+            Err(e) => {
+                error(&format!("{name}: {e}"));
+                None
+            }
+        }
+    }
+
+    /// `position startpos|pos <position> [moves M ...]`. On an error the position is left
+    /// as it was.
+    fn position(&mut self, settings: &mut Settings, args: &[&str]) {
+        let (setup, moves) = match args.iter().position(|w| *w == "moves") {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let rules = settings.rules;
+        let start: Result<Position<W>, String> = match setup {
+            ["startpos"] => Position::<W>::start(&rules).map_err(|e| e.to_string()),
+            ["pos", words @ ..] if !words.is_empty() => {
+                let text = words.join(" ");
+                match text.parse::<Diagram>() {
+                    Ok(d) if d.holes() != rules.holes() => Err(format!(
+                        "the position has {} holes a row but the rules have {} \
+                         (setoption name Holes value {})",
+                        d.holes(),
+                        rules.holes(),
+                        d.holes()
+                    )),
+                    Ok(d) => Position::<W>::from_diagram(&rules, &d).map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("bad position '{text}': {e}")),
+                }
+            }
+            _ => Err("position startpos|pos <position> [moves M ...]".to_string()),
+        };
+        let start = match start {
+            Ok(p) => p,
+            Err(e) => return error(&e),
+        };
+        let mut game = Game::new(rules, start);
+        for m in moves {
+            let played = parse_move(m, rules.holes())
+                .map_err(|e| e.to_string())
+                .and_then(|mv| game.play(mv).map_err(|e| e.to_string()));
+            if let Err(e) = played {
+                return error(&format!("move {m}: {e}"));
+            }
+        }
+        settings.start = start.cast::<4>().unwrap_or(settings.start);
+        self.game = game;
+    }
+
+    /// `go [depth D] [nodes N] [movetime T] [exact] [infinite]`.
+    fn go(&mut self, settings: &Settings, args: &[&str]) {
+        let mut limits = Limits::default();
+        let mut infinite = false;
+        let mut words = args.iter();
+        while let Some(&word) = words.next() {
+            let mut number = |what: &str| -> Result<u64, String> {
+                match words.next().map(|w| w.parse::<u64>()) {
+                    Some(Ok(n)) if n > 0 => Ok(n),
+                    _ => Err(format!("go {what} takes a positive number")),
+                }
+            };
+            let step = match word {
+                "depth" => number("depth").map(|n| {
+                    limits.depth = Some(n.min(u64::from(INFINITE_DEPTH)) as u32);
+                }),
+                "nodes" => number("nodes").map(|n| limits.nodes = Some(n)),
+                "movetime" => {
+                    number("movetime").map(|n| limits.time = Some(Duration::from_millis(n)))
+                }
+                "exact" => {
+                    limits.exact = true;
+                    Ok(())
+                }
+                "infinite" => {
+                    infinite = true;
+                    Ok(())
+                }
+                w => Err(format!(
+                    "go: unknown word '{w}' (depth D, nodes N, movetime T, exact, infinite)"
+                )),
+            };
+            if let Err(e) = step {
+                return error(&e);
+            }
+        }
+        let default = !infinite && limits == Limits::default();
+        // Without `exact`, a search is a limited one: iterative deepening until its limit
+        // (a node limit alone, or `infinite`, does not make it an exact search).
+        if !default && !limits.exact && limits.depth.is_none() {
+            limits.depth = Some(INFINITE_DEPTH);
+        }
+        if self.stale {
+            let config = Config {
+                threads: settings.threads,
+                hash_mb: settings.hash_mb,
+                ..Config::default()
+            };
+            let seeds = settings.rules.holes() * 2 * settings.rules.seeds();
+            let tables = match tables_for(
+                &settings.rules,
+                settings.tables.as_deref(),
+                settings.tables.is_none(),
+                seeds,
+            ) {
+                Ok(t) => t,
+                Err(e) => return error(&format!("{e:#}")),
+            };
+            let _ = self
+                .jobs
+                .send(Job::Configure(settings.rules, config, tables));
+            self.stale = false;
+        }
+        self.stop.store(false, Ordering::Relaxed);
+        self.searching.store(true, Ordering::Release);
+        let job = Job::Go(Go {
+            position: self.game.position(),
+            limits,
+            default,
+            infinite,
+        });
+        if self.jobs.send(job).is_err() {
+            self.searching.store(false, Ordering::Release);
+            error("the search thread has stopped");
+        }
+    }
+}
+
+/// The answer to `hoyito` or `uci`: name, options, and `hoyitook` or `uciok`.
+fn handshake(word: &str) {
+    say(&format!("id name Hoyito {}", env!("CARGO_PKG_VERSION")));
+    say("id author the Hoyito authors");
+    say("option name Variant type combo default hoyito2 var hoyito2 var hoyito3");
+    say("option name Holes type spin default 6 min 2 max 12");
+    say("option name Seeds type spin default 4 min 1 max 8");
+    say("option name LastFour type combo default capturer var capturer var S var N");
+    say("option name CaptureSide type combo default any var any var opponent");
+    say(&format!(
+        "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+    ));
+    say(&format!(
+        "option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"
+    ));
+    say("option name Tables type string default <empty>");
+    say(&format!("{word}ok"));
+}
+
+/// The search thread: it owns the searcher, runs each `go` and writes its lines.
+fn search_thread<const W: usize>(
+    jobs: Receiver<Job<W>>,
+    stop: &AtomicBool,
+    searching: &AtomicBool,
+) {
+    let mut searcher: Option<Searcher<W>> = None;
+    for job in jobs {
+        match job {
+            Job::Configure(rules, config, tables) => {
+                let s = Searcher::new(rules, config);
+                searcher = Some(match tables {
+                    Some(t) => s.with_probe(Box::new(t)),
+                    None => s,
+                });
+            }
+            Job::Clear => {
+                if let Some(s) = &searcher {
+                    s.clear();
+                }
+            }
+            Job::Go(go) => {
+                let answer = match &searcher {
+                    Some(s) => search(s, &go, stop),
+                    None => "bestmove none".to_string(),
+                };
+                // Done before the answer, so that a command sent on reading it is taken.
+                searching.store(false, Ordering::Release);
+                say(&answer);
+            }
+        }
+    }
+}
+
+/// Runs one `go`: `info` lines as the iterations finish and the final one; returns the
+/// `bestmove` line.
+fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool) -> String {
+    let mut limits = go.limits;
+    if go.default {
+        if s.exact_is_quick(&go.position) {
+            limits.exact = true;
+        } else {
+            limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
+        }
+    }
+    let seeds = go.position.seeds_on_board() as i32;
+    // The bounds last told, to say which one an exact search just moved.
+    let told = Mutex::new((-seeds, seeds));
+    let r = s.search_controlled(&go.position, &limits, stop, &|i| {
+        let mut t = told.lock().unwrap_or_else(|e| e.into_inner());
+        say(&info(i, *t));
+        *t = (i.lower, i.upper);
+    });
+    let last = *told.lock().unwrap_or_else(|e| e.into_inner());
+    say(&info(&r, last));
+    if go.infinite {
+        // `infinite` answers only after `stop` (or `quit`), as UCI asks.
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    match r.best {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".to_string(),
+    }
+}
+
+/// An `info` line: depth, score with its bound or `exact`, nodes, speed, time and line.
+/// `told` are the bounds of the previous line: a bound that moved is the one given.
+fn info(r: &SearchResult, told: (i32, i32)) -> String {
+    let score = if r.exact {
+        format!("score {} exact", r.score)
+    } else if r.lower > told.0 && r.lower < r.upper {
+        format!("score {} lowerbound", r.lower)
+    } else if r.upper < told.1 && r.lower < r.upper && r.lower == told.0 {
+        format!("score {} upperbound", r.upper)
+    } else {
+        format!("score {}", r.score)
+    };
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    let ms = (r.seconds * 1000.0) as u64;
+    format!(
+        "info depth {} {score} nodes {} nps {} time {ms}{}{}",
+        r.depth,
+        r.nodes,
+        (r.nodes as f64 / r.seconds.max(1e-6)) as u64,
+        if pv.is_empty() { "" } else { " pv " },
+        pv.join(" ")
+    )
+}

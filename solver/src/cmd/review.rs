@@ -1,0 +1,344 @@
+//! `solve review`: a recorded game ply by ply against the engine's values: the value before
+//! each move, the best move and its value, the seeds the move lost and its class; per side
+//! the share of best moves, the seeds lost and the first error inside the endgame tables; a
+//! value graph; and the record annotated with a comment on every ply.
+
+use std::fmt;
+
+use anyhow::{Context as _, Result};
+use hoyito_rules::{Game, Note, Position, Record, Side};
+use hoyito_search::{Config, Limits, Searcher};
+use serde::Serialize;
+
+use crate::cli::ReviewArgs;
+use crate::common::{dispatch, emit, record_game, side_name, tables_for};
+
+/// Depth of a review given no limit.
+const DEFAULT_DEPTH: u32 = 10;
+
+/// The classes of a move by the seeds it lost against the best move: none is `best`, up to
+/// [`INACCURACY`] an `inaccuracy`, up to [`MISTAKE`] a `mistake`, more a `blunder`. A capture
+/// is 4 seeds: losing one is a mistake, two a blunder.
+const INACCURACY: i32 = 3;
+/// See [`INACCURACY`].
+const MISTAKE: i32 = 7;
+
+/// The class of a move that lost `lost` seeds.
+fn class(lost: i32) -> &'static str {
+    if lost <= 0 {
+        "best"
+    } else if lost <= INACCURACY {
+        "inaccuracy"
+    } else if lost <= MISTAKE {
+        "mistake"
+    } else {
+        "blunder"
+    }
+}
+
+/// One ply reviewed.
+#[derive(Serialize)]
+struct PlyReview {
+    /// From 1.
+    ply: usize,
+    side: String,
+    /// The move as the record writes it.
+    token: String,
+    /// The position before the move.
+    position: String,
+    /// The value before the move, for the mover (the best move's value).
+    value: i32,
+    /// The best move and its value (the first of equal best moves).
+    best: u8,
+    /// The played move's value, for the mover.
+    played_value: i32,
+    /// Seeds the move lost against the best move.
+    lost: i32,
+    class: &'static str,
+    /// Whether every value of the position was proven (else heuristic).
+    exact: bool,
+    /// Whether the position lies within the endgame tables.
+    in_tables: bool,
+}
+
+/// A side's accuracy.
+#[derive(Serialize)]
+struct SideReview {
+    side: String,
+    plies: usize,
+    best: usize,
+    /// Share of best moves, 0 to 1.
+    best_share: f64,
+    lost: i32,
+    inaccuracies: usize,
+    mistakes: usize,
+    blunders: usize,
+    /// The first ply inside the endgame tables whose move lost seeds.
+    first_error_in_tables: Option<usize>,
+}
+
+/// What `solve review` prints.
+#[derive(Serialize)]
+struct ReviewReport {
+    file: String,
+    game: usize,
+    rules: String,
+    south: String,
+    north: String,
+    result: String,
+    /// How values were found: the limits, and the tables' reach.
+    mode: String,
+    tables_max_seeds: usize,
+    thresholds: String,
+    plies: Vec<PlyReview>,
+    sides: [SideReview; 2],
+    /// The value before each ply for South, one row a line (text plot).
+    graph: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    annotated: Option<String>,
+}
+
+impl fmt::Display for ReviewReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} game {}: {} (South) vs {} (North), {}, {}",
+            self.file, self.game, self.south, self.north, self.rules, self.result
+        )?;
+        writeln!(f, "values: {}", self.mode)?;
+        writeln!(f, "classes by seeds lost: {}", self.thresholds)?;
+        writeln!(
+            f,
+            "{:>4}  {:<7} {:>6} {:>5} {:>6} {:>4}  {:<10} how",
+            "ply", "move", "value", "best", "played", "lost", "class"
+        )?;
+        for p in &self.plies {
+            writeln!(
+                f,
+                "{:>4}  {:<7} {:>+6} {:>5} {:>+6} {:>4}  {:<10} {}{}",
+                p.ply,
+                p.token,
+                p.value,
+                p.best,
+                p.played_value,
+                p.lost,
+                p.class,
+                if p.exact { "exact" } else { "heuristic" },
+                if p.in_tables { ", tables" } else { "" }
+            )?;
+        }
+        for s in &self.sides {
+            writeln!(
+                f,
+                "{}: {} plies, {} best ({:.0}%), {} seeds lost, {} inaccuracies, {} mistakes, \
+                 {} blunders; first error inside the tables: {}",
+                s.side,
+                s.plies,
+                s.best,
+                100.0 * s.best_share,
+                s.lost,
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders,
+                s.first_error_in_tables
+                    .map_or("none".to_string(), |p| format!("ply {p}"))
+            )?;
+        }
+        writeln!(f, "value for South before each ply:")?;
+        write!(f, "{}", self.graph)?;
+        if let Some(path) = &self.annotated {
+            writeln!(f, "annotated record written to {path}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `solve review FILE`.
+pub fn run(json: bool, a: &ReviewArgs) -> Result<()> {
+    let record = record_game(&a.file, a.game)?;
+    let report = dispatch!(record.rules, review_sized(&record, a))?;
+    emit(&report, json)
+}
+
+fn review_sized<const W: usize>(record: &Record, a: &ReviewArgs) -> Result<ReviewReport> {
+    let rules = record.rules;
+    let game: Game<W> = record.game()?;
+    let seeds = rules.holes() * 2 * rules.seeds();
+    let tables = tables_for(&rules, a.tables.as_deref(), a.tables.is_none(), seeds)?;
+    let table_seeds = tables
+        .as_ref()
+        .map_or(0, hoyito_rules::Probe::<W>::max_seeds);
+    let config = Config {
+        threads: a.threads,
+        hash_mb: a.hash_mb,
+        ..Config::default()
+    };
+    let searcher = Searcher::<W>::new(rules, config);
+    let searcher = match tables {
+        Some(t) => searcher.with_probe(Box::new(t)),
+        None => searcher,
+    };
+    let (limits, mode) = if a.exact {
+        (Limits::exact(), "exact".to_string())
+    } else if let Some(t) = a.time_ms {
+        (Limits::time_ms(t), format!("{t} ms a move searched"))
+    } else {
+        let d = a.depth.unwrap_or(DEFAULT_DEPTH);
+        (Limits::depth(d), format!("depth {d}"))
+    };
+    let mode = if table_seeds > 0 {
+        format!("{mode}; exact inside the tables (up to {table_seeds} seeds on the board)")
+    } else {
+        mode
+    };
+    let mut plies = Vec::new();
+    for (i, (p, ply)) in game.positions().iter().zip(&record.plies).enumerate() {
+        plies.push(review_ply(&searcher, p, ply, i + 1, &limits, table_seeds));
+    }
+    let sides = [Side::South, Side::North].map(|s| side_review(&plies, s));
+    let graph = graph(&plies);
+    let annotated = match &a.output {
+        Some(path) => {
+            let mut out = record.clone();
+            for (ply, r) in out.plies.iter_mut().zip(&plies) {
+                let time_ms = ply.note.as_ref().and_then(|n| n.time_ms);
+                ply.note = Some(Note {
+                    value: Some(r.value),
+                    exact: r.exact,
+                    best: Some(hoyito_rules::Move(r.best)),
+                    time_ms,
+                    text: format!("class={} lost={}", r.class, r.lost),
+                });
+            }
+            std::fs::write(path, hoyito_rules::write_records(&[out]))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Some(path.display().to_string())
+        }
+        None => None,
+    };
+    Ok(ReviewReport {
+        file: a.file.display().to_string(),
+        game: a.game,
+        rules: rules.to_string(),
+        south: record.south.clone(),
+        north: record.north.clone(),
+        result: record.result().to_string(),
+        mode,
+        tables_max_seeds: table_seeds as usize,
+        thresholds: format!(
+            "best 0, inaccuracy 1..={INACCURACY}, mistake {}..={MISTAKE}, blunder {} or more",
+            INACCURACY + 1,
+            MISTAKE + 1
+        ),
+        plies,
+        sides,
+        graph,
+        annotated,
+    })
+}
+
+/// Reviews the move `ply` played in `p`: every legal move valued, exactly inside the tables.
+fn review_ply<const W: usize>(
+    searcher: &Searcher<W>,
+    p: &Position<W>,
+    ply: &hoyito_rules::Ply,
+    number: usize,
+    limits: &Limits,
+    table_seeds: u32,
+) -> PlyReview {
+    let in_tables = p.seeds_on_board() <= table_seeds;
+    let limits = if in_tables { Limits::exact() } else { *limits };
+    let values = searcher.analyse_moves(p, &limits);
+    // The first of the best moves; a record's move is legal, so the list is not empty.
+    let (best, value) = values
+        .iter()
+        .fold(None, |acc: Option<(u8, i32)>, &(m, v, _)| match acc {
+            Some((_, bv)) if bv >= v => acc,
+            _ => Some((m.0, v)),
+        })
+        .unwrap_or((ply.mv.0, 0));
+    let played_value = values
+        .iter()
+        .find(|(m, _, _)| *m == ply.mv)
+        .map_or(value, |&(_, v, _)| v);
+    let lost = (value - played_value).max(0);
+    PlyReview {
+        ply: number,
+        side: side_name(ply.side).to_string(),
+        token: ply.to_string(),
+        position: p.to_string(),
+        value,
+        best,
+        played_value,
+        lost,
+        class: class(lost),
+        exact: values.iter().all(|&(_, _, e)| e),
+        in_tables,
+    }
+}
+
+/// The accuracy of `side` over the plies reviewed.
+fn side_review(plies: &[PlyReview], side: Side) -> SideReview {
+    let mine: Vec<&PlyReview> = plies.iter().filter(|p| p.side == side_name(side)).collect();
+    let count = |c: &str| mine.iter().filter(|p| p.class == c).count();
+    let best = count("best");
+    SideReview {
+        side: side_name(side).to_string(),
+        plies: mine.len(),
+        best,
+        best_share: if mine.is_empty() {
+            0.0
+        } else {
+            best as f64 / mine.len() as f64
+        },
+        lost: mine.iter().map(|p| p.lost).sum(),
+        inaccuracies: count("inaccuracy"),
+        mistakes: count("mistake"),
+        blunders: count("blunder"),
+        first_error_in_tables: mine
+            .iter()
+            .find(|p| p.in_tables && p.lost > 0)
+            .map(|p| p.ply),
+    }
+}
+
+/// Rows of the value graph above and below 0.
+const GRAPH_HALF: i32 = 5;
+
+/// A text plot of the value before each ply for South: one column a ply, `*` at the value
+/// (scaled to the largest), `-` on the zero line, the scale on the left.
+fn graph(plies: &[PlyReview]) -> String {
+    let south: Vec<i32> = plies
+        .iter()
+        .map(|p| if p.side == "South" { p.value } else { -p.value })
+        .collect();
+    let top = south.iter().map(|v| v.abs()).max().unwrap_or(0).max(1);
+    let row_of = |v: i32| {
+        // Rounded to the nearest row, half away from zero.
+        let scaled = v * GRAPH_HALF;
+        (scaled + scaled.signum() * top / 2) / top
+    };
+    let mut out = String::new();
+    for row in (-GRAPH_HALF..=GRAPH_HALF).rev() {
+        let label = match row {
+            GRAPH_HALF => format!("{top:>+5} "),
+            0 => format!("{:>5} ", 0),
+            r if r == -GRAPH_HALF => format!("{:>+5} ", -top),
+            _ => " ".repeat(6),
+        };
+        out.push_str(&label);
+        out.push('|');
+        for &v in &south {
+            out.push(if row_of(v) == row {
+                '*'
+            } else if row == 0 {
+                '-'
+            } else {
+                ' '
+            });
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("{}+ plies 1..{}\n", " ".repeat(6), south.len()));
+    out
+}

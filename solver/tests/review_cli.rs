@@ -1,0 +1,179 @@
+//! `solve review`: engine games reviewed over endgame tables (the engine's own moves inside
+//! the tables are all best), a person's blunder found and classed, the annotated record.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{built_tables, ok, run};
+use serde_json::Value;
+
+/// Runs `solve play ARGS` with `stdin` as its input; it must succeed.
+fn play(args: &[&str], stdin: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .arg("play")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn review(record: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["review", record.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    serde_json::from_str(ok(&args).trim()).unwrap()
+}
+
+#[test]
+fn the_engines_moves_inside_the_tables_are_all_best() {
+    let tables = built_tables("8");
+    let t = tables.path().to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("game.txt");
+    let ann = dir.path().join("annotated.txt");
+    // 16 seeds on the board: the game enters the 8-seed tables on its way.
+    play(
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "engine",
+            "--level",
+            "3",
+            "--tables",
+            t,
+            "--record",
+            rec.to_str().unwrap(),
+            "2,1,0,3,0,2/1,2,0,3,1,1 S",
+        ],
+        "",
+    );
+    let v = review(
+        &rec,
+        &["--tables", t, "--depth", "4", "-o", ann.to_str().unwrap()],
+    );
+    let plies = v["plies"].as_array().unwrap();
+    let inside: Vec<&Value> = plies.iter().filter(|p| p["in_tables"] == true).collect();
+    assert!(inside.len() >= 2, "no ply inside the tables: {v}");
+    for p in &inside {
+        assert_eq!(p["class"], "best", "{p}");
+        assert_eq!(p["lost"], 0);
+        assert_eq!(p["exact"], true);
+    }
+    for s in v["sides"].as_array().unwrap() {
+        assert!(s["first_error_in_tables"].is_null());
+    }
+    // The annotated record reads back, with the review's values as comments.
+    let back: hoyito_rules::Record = std::fs::read_to_string(&ann).unwrap().parse().unwrap();
+    assert_eq!(back.plies.len(), plies.len());
+    for (ply, p) in back.plies.iter().zip(plies) {
+        let note = ply.note.as_ref().unwrap();
+        assert_eq!(note.value, p["value"].as_i64().map(|x| x as i32));
+        assert_eq!(note.best.map(|m| u64::from(m.0)), p["best"].as_u64());
+        assert!(note
+            .text
+            .contains(&format!("class={}", p["class"].as_str().unwrap())));
+    }
+    ok(&["record", "check", ann.to_str().unwrap()]);
+    // The text report has the table and the graph.
+    let text = ok(&[
+        "review",
+        rec.to_str().unwrap(),
+        "--tables",
+        t,
+        "--depth",
+        "4",
+    ]);
+    assert!(
+        text.contains("first error inside the tables: none"),
+        "{text}"
+    );
+    assert!(text.contains("plies 1..") && text.contains('*'), "{text}");
+}
+
+#[test]
+fn a_blunder_inside_the_tables_is_found() {
+    let tables = built_tables("8");
+    let t = tables.path().to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("game.txt");
+    // North to move: 2 keeps +8, 5 gives -8 (solve best --exact --all-moves).
+    let pos = "1,0,0,3,0,0/0,2,0,0,1,1 N";
+    let all = common::json(&["best", "--exact", "--no-tables", "--all-moves", pos]);
+    let score = |m: u64| {
+        all["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["move"] == m)
+            .unwrap()["score"]
+            .as_i64()
+            .unwrap()
+    };
+    let lost = score(2) - score(5);
+    assert!(lost >= 8);
+    play(
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "human",
+            "--level",
+            "3",
+            "--tables",
+            t,
+            "--record",
+            rec.to_str().unwrap(),
+            pos,
+        ],
+        "5\nquit\n",
+    );
+    let v = review(&rec, &["--tables", t, "--depth", "2"]);
+    let first = &v["plies"][0];
+    assert_eq!(first["token"].as_str().unwrap().get(..2), Some("N5"));
+    assert_eq!(first["lost"].as_i64().unwrap(), lost);
+    assert_eq!(first["class"], "blunder");
+    assert_eq!(first["value"].as_i64().unwrap(), score(2));
+    assert_eq!(v["sides"][1]["first_error_in_tables"], 1);
+    assert_eq!(v["sides"][1]["blunders"], 1);
+    assert_eq!(v["sides"][1]["best_share"], 0.0);
+    // Exact review without tables gives the same values.
+    let e = review(&rec, &["--exact"]);
+    assert_eq!(e["plies"][0]["lost"], first["lost"]);
+    assert_eq!(e["plies"][0]["exact"], true);
+}
+
+#[test]
+fn bad_review_arguments_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    std::fs::write(&rec, "S3 N1x4 *\n").unwrap();
+    let r = rec.to_str().unwrap();
+    for (args, what) in [
+        (vec!["review", r, "--game", "2"], "1 game(s)"),
+        (vec!["review", r, "--depth", "0"], "--depth"),
+        (vec!["review", r, "--threads", "0"], "--threads"),
+        (vec!["review", r, "--tables", "/nonexistent/t"], "tables"),
+        (vec!["review", "/nonexistent/g.txt"], "cannot read"),
+        (
+            vec!["review", r, "--exact", "--depth", "3"],
+            "cannot be used with",
+        ),
+    ] {
+        let (success, _, err) = run(&args);
+        assert!(!success && err.contains(what), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
