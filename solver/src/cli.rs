@@ -97,6 +97,9 @@ pub enum Command {
     /// sides of each, with Elo, normalised Elo, LOS and pentanomial counts as fastchess
     /// reports them, and an optional SPRT that stops the match at its decision.
     Match(MatchArgs),
+    /// Write an opening set for `match --openings`: the positions reached from the start in
+    /// --plies plies (all, or a seeded --sample), optionally only the balanced ones.
+    Openings(OpeningsArgs),
     /// Play a game in the terminal: a person against the engine, engine against engine, or
     /// two people; with --match, a Hoyito III match of rounds. Commands at the prompt: a
     /// hole number plays it; moves, hint, eval on|off, analyse, `undo [N]`, redo, save FILE,
@@ -330,9 +333,14 @@ pub struct BenchArgs {
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// Game pairs to play (each opening is played twice, sides swapped); with --sprt, the
-    /// most pairs the test may take.
-    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
-    pub pairs: usize,
+    /// most pairs the test may take [default: 20, or each opening of --openings once].
+    #[arg(long, allow_negative_numbers = true)]
+    pub pairs: Option<usize>,
+    /// Play the positions of this file (one a line, `#` comments, e.g. written by `solve
+    /// openings`) in order instead of random openings, from the first again when --pairs
+    /// asks for more.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    pub openings: Option<PathBuf>,
     /// Time per move of both players, in milliseconds.
     #[arg(
         long = "time-ms",
@@ -398,8 +406,9 @@ pub struct MatchArgs {
         allow_negative_numbers = true
     )]
     pub dump_plies: Vec<usize>,
-    /// Games played at once (each player searches on one thread) [default: all cores].
-    #[arg(long, allow_negative_numbers = true)]
+    /// Games played at once on worker threads (each player searches on one thread, so with
+    /// depth limits the games do not depend on it) [default: all cores].
+    #[arg(long, visible_alias = "concurrency", allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Transposition table size of each player, in MiB.
     #[arg(long = "hash-mb", default_value_t = 16, allow_negative_numbers = true)]
@@ -419,6 +428,30 @@ pub struct MatchArgs {
     /// records with `Adjudication` and `AdjudicatedMargin` tags).
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+}
+
+/// Arguments of `solve openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Plies played from the start (a capture's extra turn is a ply of its own).
+    #[arg(long, allow_negative_numbers = true)]
+    pub plies: usize,
+    /// Keep this many of the positions, chosen at random by --seed.
+    #[arg(long, allow_negative_numbers = true)]
+    pub sample: Option<usize>,
+    /// Seed of --sample.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Keep only the positions whose value for South (captures so far and a search of
+    /// --depth plies) is within this many seeds of 0.
+    #[arg(long, value_name = "SEEDS", allow_negative_numbers = true)]
+    pub balanced: Option<i32>,
+    /// Depth of the --balanced search.
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
+    pub depth: u32,
+    /// The file to write.
+    #[arg(long, short)]
+    pub output: PathBuf,
 }
 
 /// Arguments of `solve tables`.

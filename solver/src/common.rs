@@ -15,14 +15,22 @@ use crate::cli::{Cli, Command, EngineArgs, RuleArgs, TablesCommand, DEFAULT_TABL
 /// Prints a command's report: its `Display` form for a person, or its fields as one JSON
 /// object on one line with `--json` (keys in alphabetical order, as `serde_json` orders a
 /// map).
+/// A reader that closed the pipe (`solve ... | head`) ends the output quietly: the process
+/// exits with success, as Unix tools do, instead of panicking in `print!`.
 pub fn emit<R: Serialize + Display>(report: &R, json: bool) -> Result<()> {
-    if json {
+    use std::io::Write as _;
+    let text = if json {
         let value = serde_json::to_value(report).context("cannot write the report as JSON")?;
-        println!("{value}");
+        format!("{value}\n")
     } else {
-        print!("{report}");
+        report.to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(e).context("cannot write the report"),
     }
-    Ok(())
 }
 
 /// The rules and (if given) the parsed position of a command line. The number of holes comes
@@ -204,6 +212,28 @@ impl RulesReport {
     }
 }
 
+/// The positions of an opening file: one a line, blank lines and `#` comments skipped; an
+/// error names the line of a position that does not parse.
+pub fn read_openings(path: &Path) -> Result<Vec<(usize, Diagram)>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let d = line
+            .parse::<Diagram>()
+            .with_context(|| format!("{} line {}: bad position '{line}'", path.display(), k + 1))?;
+        out.push((k + 1, d));
+    }
+    if out.is_empty() {
+        bail!("{} holds no opening", path.display());
+    }
+    Ok(out)
+}
+
 /// A small deterministic random generator (splitmix64): the seeded openings of `match`,
 /// the seeded choices of `play`.
 pub struct Rng(pub u64);
@@ -302,6 +332,10 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         Command::Perft(a) => check_threads(a.threads),
         Command::Prove(a) => check_threads(a.threads),
         Command::Best(a) => check_engine(&a.engine),
+        Command::Openings(a) => {
+            at_least_one("--sample", a.sample.map(|n| n as u64))?;
+            at_least_one("--depth", Some(u64::from(a.depth)))
+        }
         Command::Bench(a) => {
             check_engine(&a.engine)?;
             at_least_one("--time-ms", Some(a.time_ms))?;
@@ -310,7 +344,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         }
         Command::Match(a) => {
             check_threads(a.threads)?;
-            at_least_one("--pairs", Some(a.pairs as u64))?;
+            at_least_one("--pairs", a.pairs.map(|n| n as u64))?;
             at_least_one("--time-ms", a.time_ms)?;
             at_least_one("--depth", a.depth.map(u64::from))?;
             at_least_one("--a-depth", a.a_depth.map(u64::from))?;
@@ -320,7 +354,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             let at_once = a
                 .threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                .min(a.pairs.max(1));
+                .min(a.pairs.unwrap_or(20).max(1));
             check_hash(a.hash_mb, 2 * at_once)
         }
         Command::Tables(t) => match &t.command {

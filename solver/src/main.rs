@@ -31,6 +31,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Best(a) => cmd::search::best(rules, json, a),
         Command::Bench(a) => cmd::search::bench(rules, json, a),
         Command::Match(a) => cmd::search::play_match(rules, json, a),
+        Command::Openings(a) => cmd::openings::run(rules, json, a),
         Command::Play(a) => cmd::play::run(rules, json, a),
         Command::CheckProof(a) => cmd::check::run(json, a),
         Command::Prove(a) => cmd::prove::prove(rules, json, a),

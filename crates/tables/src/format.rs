@@ -410,7 +410,15 @@ impl Header {
                 self.histogram.len() as u64,
                 (2 * seeds / step + 1) as u64,
             ),
-            ("histogram total", self.histogram.iter().sum::<u64>(), count),
+            // Saturating: a forged histogram (its header checksum made right) may sum past
+            // u64::MAX, which is a wrong total, not a panic.
+            (
+                "histogram total",
+                self.histogram
+                    .iter()
+                    .fold(0u64, |a, &h| a.saturating_add(h)),
+                count,
+            ),
         ];
         match fields
             .into_iter()

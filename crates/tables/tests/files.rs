@@ -81,6 +81,41 @@ fn damaged_and_foreign_files_are_errors() {
     assert_eq!(Tables::open(dir.path(), &r).unwrap().max_seeds(), 8);
 }
 
+/// A header whose histogram sums past `u64::MAX`, its header checksum made right (the
+/// checksum is no protection against a forged file), is a wrong field, not a panic
+/// (found by the `table_file` fuzz target).
+#[test]
+fn a_forged_histogram_that_overflows_is_an_error() {
+    let (dir, r, folder) = built_up_to_8();
+    let file = folder.join("layer-08.hyt");
+    let mut bytes = std::fs::read(&file).unwrap();
+    // Fixed part of 72 bytes (bins at 52), then the bins, then the header checksum.
+    let bins = u32::from_le_bytes(bytes[52..56].try_into().unwrap()) as usize;
+    assert!(bins >= 2);
+    for i in 0..bins {
+        bytes[72 + 8 * i..80 + 8 * i].copy_from_slice(&u64::MAX.to_le_bytes());
+    }
+    let end = 72 + 8 * bins;
+    let c = hoyito_tables::format::checksum(&bytes[..end]);
+    bytes[end..end + 8].copy_from_slice(&c.to_le_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    let e = Tables::open(dir.path(), &r).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            TableError::Corrupt {
+                damage: Damage::Field {
+                    field: "histogram total",
+                    found: u64::MAX,
+                    ..
+                },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}
+
 #[test]
 fn an_error_shows_its_cause_once() {
     let (dir, r, folder) = built_up_to_8();

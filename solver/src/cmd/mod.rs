@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod engine;
+pub mod openings;
 pub mod play;
 pub mod prove;
 pub mod record;

@@ -15,7 +15,8 @@ use serde::Serialize;
 use crate::cli::{BenchArgs, BestArgs, EngineArgs, MatchArgs, RuleArgs};
 use crate::client::Client;
 use crate::common::{
-    dispatch, emit, open_tables, position, resolve, search_threads, tables_for, with_threads, Rng,
+    dispatch, emit, open_tables, position, read_openings, resolve, search_threads, tables_for,
+    with_threads, Rng,
 };
 
 /// Time a search gets when no limit is given and the position is too large to solve.
@@ -674,7 +675,7 @@ impl fmt::Display for MatchReport {
 /// `solve match`.
 pub fn play_match(rules_args: &RuleArgs, json: bool, a: &MatchArgs) -> Result<()> {
     let (rules, _) = resolve(rules_args, None)?;
-    if a.pairs == 0 {
+    if a.pairs == Some(0) {
         bail!("--pairs must be at least 1");
     }
     let sprt = if a.sprt.is_empty() {
@@ -709,13 +710,13 @@ struct Played {
 /// cap (scored by the captures so far); the record names the adjudication.
 fn play_game<const W: usize>(
     rules: &Rules,
-    opening: &[Move],
+    opening: &Opening<W>,
     mut players: [Seat<'_, W>; 2],
     tables: Option<&Tables>,
     a: &MatchArgs,
 ) -> Result<Played> {
     let mut dumped = Vec::new();
-    let start = Position::<W>::start(rules).expect("valid rules");
+    let start = opening.start;
     let mut game = Game::new(*rules, start);
     let mut ply = 0;
     let mut dump = |g: &Game<W>, ply: usize| {
@@ -723,7 +724,7 @@ fn play_game<const W: usize>(
             dumped.push(g.position().to_string());
         }
     };
-    for &m in opening {
+    for &m in &opening.moves {
         dump(&game, ply);
         if game.play(m).is_err() {
             break;
@@ -799,12 +800,37 @@ fn table_value<const W: usize>(t: &Tables, p: &Position<W>) -> Option<i32> {
     Probe::<W>::probe(t, p)
 }
 
-/// Openings: `random_plies` random legal plies from the start, fixed by the seed.
-fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Vec<Vec<Move>> {
+/// An opening: a start position and the plies played from it before the players take over.
+struct Opening<const W: usize> {
+    start: Position<W>,
+    moves: Vec<Move>,
+}
+
+/// The openings of the match: the positions of --openings in order (from the first again
+/// when --pairs asks for more), or `random_plies` random legal plies from the start, fixed by
+/// the seed.
+fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Result<Vec<Opening<W>>> {
+    if let Some(path) = &a.openings {
+        let file = read_openings(path)?;
+        let mut out = Vec::with_capacity(file.len());
+        for (line, d) in &file {
+            let start = Position::<W>::from_diagram(rules, d)
+                .with_context(|| format!("{} line {line}", path.display()))?;
+            out.push(start);
+        }
+        let n = a.pairs.unwrap_or(out.len());
+        return Ok((0..n)
+            .map(|k| Opening {
+                start: out[k % out.len()],
+                moves: Vec::new(),
+            })
+            .collect());
+    }
     let mut rng = Rng(a.seed);
-    (0..a.pairs)
+    let start = Position::<W>::start(rules).expect("valid rules");
+    Ok((0..a.pairs.unwrap_or(DEFAULT_PAIRS))
         .map(|_| {
-            let mut g = Game::new(*rules, Position::<W>::start(rules).expect("valid rules"));
+            let mut g = Game::new(*rules, start);
             let mut moves = Vec::new();
             while moves.len() < a.random_plies && !g.is_over() {
                 let list = g.position().moves(rules);
@@ -813,10 +839,13 @@ fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Vec<Vec<Move>> {
                 g.play(m).expect("a listed move is legal");
                 moves.push(m);
             }
-            moves
+            Opening { start, moves }
         })
-        .collect()
+        .collect())
 }
+
+/// Pairs of a match without --pairs or --openings.
+const DEFAULT_PAIRS: usize = 20;
 
 /// A played pair: A's margins as South and as North, the dumped positions, and the two
 /// records.
@@ -865,7 +894,7 @@ fn match_sized<const W: usize>(
         l => format!("depth {}", l.depth.unwrap_or(DEFAULT_MATCH_DEPTH)),
     };
     let (go_a, go_b) = (go(&player_a), go(&player_b));
-    let pair = |(number, opening): (usize, &Vec<Move>)| -> Result<PairResult> {
+    let pair = |(number, opening): (usize, &Opening<W>)| -> Result<PairResult> {
         let pa = Searcher::<W>::new(*rules, config(&player_a));
         let pb = Searcher::<W>::new(*rules, config(&player_b));
         let mut ca = a
@@ -925,7 +954,7 @@ fn match_sized<const W: usize>(
         first.dumped.extend(second.dumped);
         Ok((first.margin, -second.margin, first.dumped, records))
     };
-    let openings = openings::<W>(rules, a);
+    let openings = openings::<W>(rules, a)?;
 
     let mut games = Trinomial::default();
     let mut pairs = Pentanomial::default();
