@@ -457,6 +457,13 @@ fn support<const W: usize>(
     }
 }
 
+/// The board and side to move of `p` in notation, without captured seeds (as a certificate
+/// names positions).
+pub fn board<const W: usize>(p: &Position<W>) -> String {
+    let s = p.with_captured(0, 0).to_string();
+    s.rsplit_once(' ').map_or(s.clone(), |(b, _)| b.to_string())
+}
+
 /// The rules as the certificate header writes them.
 pub fn rules_line(rules: &Rules) -> String {
     let variant = match rules.variant() {
@@ -494,13 +501,13 @@ pub fn write<const W: usize>(
         None => writeln!(out, "tables none")?,
     }
     for r in roots {
-        let p = r.position.with_captured(0, 0).to_string();
-        // The notation without the captured seeds.
-        let p = p
-            .rsplit_once(' ')
-            .map_or(p.as_str(), |(a, _)| a)
-            .to_string();
-        writeln!(out, "root {p} {} {}", r.kind.word(), r.bound)?;
+        writeln!(
+            out,
+            "root {} {} {}",
+            board(&r.position),
+            r.kind.word(),
+            r.bound
+        )?;
     }
     writeln!(out, "entries {}", claims.len())?;
     writeln!(out, "end")?;

@@ -176,6 +176,22 @@ impl Layout {
         }
     }
 
+    /// Moves `board`, which holds the board of rank `at` (if any), to the board of rank
+    /// `r >= at`: by steps when it is close (cheaper than ranking from scratch), else by
+    /// [`Layout::unrank`]. `at` becomes `r`.
+    #[inline]
+    pub fn seek(&self, board: &mut [u8; MAX_BOARD], at: &mut Option<u64>, r: u64) {
+        match *at {
+            Some(a) if r - a <= 64 => {
+                for _ in a..r {
+                    self.next(board);
+                }
+            }
+            _ => self.unrank(r, board),
+        }
+        *at = Some(r);
+    }
+
     /// Steps `board` to the board of the next rank. Returns `false` (board unchanged) at the
     /// last one.
     #[inline(always)]

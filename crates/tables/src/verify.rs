@@ -725,16 +725,7 @@ impl Graph for LayerGraph<'_> {
                 continue;
             }
             let r = i - base;
-            match at {
-                // Stepping is cheaper than ranking from scratch when the next one is close.
-                Some(a) if r - a <= 64 => {
-                    for _ in a..r {
-                        self.layout.next(&mut board);
-                    }
-                }
-                _ => self.layout.unrank(r, &mut board),
-            }
-            at = Some(r);
+            self.layout.seek(&mut board, &mut at, r);
             let p = self.layout.position_of(&self.rules, side, &board);
             let len = self.moves(&p, &mut moves);
             f(i, &moves[..len]);

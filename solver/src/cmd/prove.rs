@@ -139,12 +139,6 @@ pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
     emit(&report, json)
 }
 
-/// The board and side to move of `p` in notation, without captured seeds.
-fn board<const W: usize>(p: &Position<W>) -> String {
-    let s = p.with_captured(0, 0).to_string();
-    s.rsplit_once(' ').map_or(s.clone(), |(b, _)| b.to_string())
-}
-
 /// South's view of a value for the side to move of `p`.
 fn south<const W: usize>(p: &Position<W>, v: i32) -> i32 {
     if p.side_to_move() == Side::South {
@@ -313,7 +307,7 @@ fn prove_sized<const W: usize>(
     let name = format!(
         "hoyito-prove-state 1\n{}\nposition {}\ntables {}\n",
         certificate::rules_line(rules),
-        board(&p),
+        certificate::board(&p),
         tables_max
     );
     let (state, record_path) = State::open(a.state.as_deref(), &name)?;

@@ -42,10 +42,9 @@ use mpi::Count;
 
 use super::operator::Ctx;
 use super::work::{self, Packing, BLOCK};
-use super::{check_buildable, check_lower, histogram, LayerStats, Progress, Solved};
+use super::{check_buildable, histogram, LayerStats, Progress, Solved};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
 use crate::format::{checksum, file_name, key_dir, layers_up_to, step_of, Layer, TableKey};
-use crate::index::Layout;
 use hoyito_rules::Rules;
 
 /// Figures of the exchange of one layer's build over MPI, added over the processes.
@@ -240,11 +239,7 @@ fn solve_layer<C: Communicator>(
     progress: &dyn Progress,
 ) -> Result<(Option<Solved>, ExchangeStats), TableError> {
     let t0 = Instant::now();
-    let rules = key.build_rules()?;
-    let layout = Layout::new(key.holes, n, key.sides()).ok_or(TableError::Unsupported(
-        Unsupported::LayerTooLarge { seeds: n },
-    ))?;
-    check_lower(n, lower)?;
+    let (rules, layout) = super::layer_setup(key, n, lower)?;
     let count = layout.count();
     let (rank, size) = (world.rank() as usize, world.size() as usize);
     let bounds = split(count, size);

@@ -346,11 +346,7 @@ fn solve_layer(
     progress: &dyn Progress,
 ) -> Result<Solved, TableError> {
     let t0 = Instant::now();
-    let rules = key.build_rules()?;
-    let layout = Layout::new(key.holes, n, key.sides()).ok_or(TableError::Unsupported(
-        Unsupported::LayerTooLarge { seeds: n },
-    ))?;
-    check_lower(n, lower)?;
+    let (rules, layout) = layer_setup(key, n, lower)?;
     let count = layout.count();
     let mut bytes = work::alloc(count)?;
     let work = work::atomic(&mut bytes);
@@ -386,6 +382,21 @@ fn solve_layer(
         stats,
         t0,
     })
+}
+
+/// The rules and index layout of layer `n`, once every smaller layer it can reach is in
+/// `lower`: what every build of a layer (one process or several) starts from.
+pub(super) fn layer_setup(
+    key: &TableKey,
+    n: usize,
+    lower: &[Option<Layer>],
+) -> Result<(Rules, Layout), TableError> {
+    let rules = key.build_rules()?;
+    let layout = Layout::new(key.holes, n, key.sides()).ok_or(TableError::Unsupported(
+        Unsupported::LayerTooLarge { seeds: n },
+    ))?;
+    check_lower(n, lower)?;
+    Ok((rules, layout))
 }
 
 /// An error unless every smaller layer that layer `n` can reach is in `lower`.

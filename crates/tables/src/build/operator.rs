@@ -228,15 +228,7 @@ impl<'a> Ctx<'a> {
             if !select(&self.work[i as usize]) {
                 continue;
             }
-            match at {
-                Some(a) if r - a <= 64 => {
-                    for _ in a..r {
-                        self.layout.next(&mut board);
-                    }
-                }
-                _ => self.layout.unrank(r, &mut board),
-            }
-            at = Some(r);
+            self.layout.seek(&mut board, &mut at, r);
             seen += 1;
             let pending = self.gather(&self.layout.position_of(&self.rules, side, &board));
             if let (j, Some(waiting)) = &ring[slot] {
