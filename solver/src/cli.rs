@@ -247,6 +247,11 @@ pub struct BestArgs {
     /// Search without endgame tables.
     #[arg(long = "no-tables", conflicts_with = "tables")]
     pub no_tables: bool,
+    /// Search even when the opening book (data/book: proven values of the 2x6 starts and
+    /// their first plies) holds the position. Without limits or with --exact, a position in
+    /// the book is answered from it at once.
+    #[arg(long = "no-book")]
+    pub no_book: bool,
     #[command(flatten)]
     pub engine: EngineArgs,
 }

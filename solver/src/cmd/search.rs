@@ -223,6 +223,9 @@ fn best_sized<const W: usize>(
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
     let mut tables = best_tables(rules, a, seeds)?;
+    if let Some(report) = from_book(rules, &p, a) {
+        return Ok(report);
+    }
     let small = small_layers(rules, a, seeds, tables.as_deref());
     let mut built_ms = None;
     if small > 0 {
@@ -273,6 +276,40 @@ fn best_sized<const W: usize>(
         seconds: r.seconds,
         stopped: r.stopped,
         moves,
+        side: p.side_to_move(),
+        seeds_on_board: p.seeds_on_board() as i32,
+    })
+}
+
+/// The answer of the opening book, when it holds `p` and `best` was given no limit (or
+/// `--exact`), no `--all-moves` and no `--no-book`.
+fn from_book<const W: usize>(rules: &Rules, p: &Position<W>, a: &BestArgs) -> Option<BestReport> {
+    let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
+    if a.no_book || a.all_moves || limited {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    let e = crate::book::lookup(rules, p)?;
+    Some(BestReport {
+        position: p.to_string(),
+        mode: format!(
+            "opening book: proven, certificate {} (solve check-proof)",
+            e.certificate
+        ),
+        threads: 1,
+        repeatable: true,
+        tables_max_seeds: 0,
+        tables_built_ms: None,
+        best: e.best,
+        score: e.value,
+        exact: true,
+        bounds: [e.value, e.value],
+        depth: 0,
+        pv: e.best.into_iter().collect(),
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        stopped: false,
+        moves: None,
         side: p.side_to_move(),
         seeds_on_board: p.seeds_on_board() as i32,
     })
