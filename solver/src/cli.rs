@@ -383,6 +383,13 @@ pub struct MatchArgs {
         allow_negative_numbers = true
     )]
     pub b_mobility: i32,
+    /// Player A's search threads (with --time-ms, to measure what more threads gain; play
+    /// one game at a time, --concurrency 1, so that the players do not share cores).
+    #[arg(long = "a-threads", default_value_t = 1, allow_negative_numbers = true)]
+    pub a_threads: usize,
+    /// Player B's search threads (see --a-threads).
+    #[arg(long = "b-threads", default_value_t = 1, allow_negative_numbers = true)]
+    pub b_threads: usize,
     /// Random plies played from the start before the players take over.
     #[arg(
         long = "random-plies",

@@ -164,3 +164,26 @@ fn bad_sprt_parameters_are_refused() {
         "cannot be used with",
     );
 }
+
+#[test]
+fn players_search_on_their_own_threads() {
+    let v = json(&[
+        "match",
+        "--json",
+        "--pairs",
+        "1",
+        "--depth",
+        "3",
+        "--a-threads",
+        "2",
+        "--concurrency",
+        "1",
+        "--hash-mb",
+        "1",
+    ]);
+    assert_eq!(v["a"]["threads"], 2);
+    assert_eq!(v["b"]["threads"], 1);
+    assert_eq!(v["games"], 2);
+    fails(&["match", "--a-threads", "0"], "--a-threads");
+    fails(&["match", "--b-threads", "100000"], "--b-threads");
+}

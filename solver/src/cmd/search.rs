@@ -523,6 +523,8 @@ struct Player {
     mobility: i32,
     /// Depth per move; `None` under a time limit.
     depth: Option<u32>,
+    /// Search threads.
+    threads: usize,
 }
 
 impl Player {
@@ -904,6 +906,7 @@ fn match_sized<const W: usize>(
             .time_ms
             .is_none()
             .then(|| a.a_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
+        threads: search_threads(Some(a.a_threads)).context("--a-threads")?,
     };
     let player_b = Player {
         row: a.b_row,
@@ -912,10 +915,11 @@ fn match_sized<const W: usize>(
             .time_ms
             .is_none()
             .then(|| a.b_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
+        threads: search_threads(Some(a.b_threads)).context("--b-threads")?,
     };
     let (limits_a, limits_b) = (player_a.limits(a), player_b.limits(a));
     let config = |p: &Player| Config {
-        threads: 1,
+        threads: p.threads,
         hash_mb: a.hash_mb,
         table: TableKind::Atomic,
         eval: Eval {
@@ -937,12 +941,12 @@ fn match_sized<const W: usize>(
         let mut ca = a
             .a_cmd
             .as_deref()
-            .map(|c| Client::start(c, rules, a.hash_mb))
+            .map(|c| Client::start(c, rules, a.hash_mb, player_a.threads))
             .transpose()?;
         let mut cb = a
             .b_cmd
             .as_deref()
-            .map(|c| Client::start(c, rules, a.hash_mb))
+            .map(|c| Client::start(c, rules, a.hash_mb, player_b.threads))
             .transpose()?;
         let mut game = |a_south: bool| -> Result<Played> {
             let seat_a = match ca.as_mut() {
@@ -963,15 +967,24 @@ fn match_sized<const W: usize>(
         // A plays South, then North.
         let mut first = game(true)?;
         let second = game(false)?;
-        let name = |p: &Player, cmd: &Option<String>| match (cmd, p.depth) {
-            (Some(c), _) => c.clone(),
-            (None, Some(d)) => format!("engine depth {d} row {} mobility {}", p.row, p.mobility),
-            (None, None) => format!(
-                "engine {} ms row {} mobility {}",
-                a.time_ms.unwrap_or(0),
-                p.row,
-                p.mobility
-            ),
+        let name = |p: &Player, cmd: &Option<String>| {
+            let threads = match p.threads {
+                1 => String::new(),
+                n => format!(" threads {n}"),
+            };
+            match (cmd, p.depth) {
+                (Some(c), _) => format!("{c}{threads}"),
+                (None, Some(d)) => format!(
+                    "engine depth {d} row {} mobility {}{threads}",
+                    p.row, p.mobility
+                ),
+                (None, None) => format!(
+                    "engine {} ms row {} mobility {}{threads}",
+                    a.time_ms.unwrap_or(0),
+                    p.row,
+                    p.mobility
+                ),
+            }
         };
         let (na, nb) = (name(&player_a, &a.a_cmd), name(&player_b, &a.b_cmd));
         let mut records = Vec::new();
