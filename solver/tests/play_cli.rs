@@ -679,3 +679,116 @@ fn a_scripted_game_prints_the_golden_transcript() {
         "the transcript differs from {GOLDEN} (UPDATE_GOLDEN=1 rewrites it):\n{out}"
     );
 }
+
+/// `stop` as many times as a scripted game may need, then `quit`: each think of the engine
+/// takes one `stop`; those left are read at the person's prompt, where nothing thinks.
+fn stops_then_quit() -> String {
+    "stop\n".repeat(10) + "quit\n"
+}
+
+#[test]
+fn stop_typed_while_the_engine_thinks_makes_it_move_now() {
+    let dir = tempfile::tempdir().unwrap();
+    // An exact search of the full board would not end within any test: only `stop` ends it.
+    let args = [
+        "--south", "engine", "--north", "human", "--exact", "--record", "g.txt",
+    ];
+    let (ok, out, err) = play_in(dir.path(), &args, stops_then_quit());
+    assert!(ok, "{err}");
+    assert!(out.contains("South thinks (type stop"), "{out}");
+    assert!(out.contains("stop: the engine moves now"), "{out}");
+    assert!(out.contains("stop: the engine is not thinking"), "{out}");
+    let r = &records(&dir.path().join("g.txt"))[0];
+    assert_eq!(r.termination, Termination::Unfinished);
+    assert!(!r.plies.is_empty());
+    // Every move is the engine's (North quit at its first prompt), each stopped, none exact.
+    for p in &r.plies {
+        assert_eq!(p.to_string().chars().next(), Some('S'), "{r}");
+        let note = p.note.as_ref().unwrap();
+        assert_eq!(note.text, "stopped", "{r}");
+        assert!(!note.exact, "{r}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_the_engine_thinks_makes_it_move_and_at_the_prompt_quits() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["play", "--south", "engine", "--north", "human", "--exact"])
+        .arg("--record")
+        .arg(&rec)
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    // Reads the transcript until `done` accepts it.
+    let mut read_until = |done: &dyn Fn(&str) -> bool, seen: &mut Vec<u8>| {
+        let mut byte = [0u8; 1];
+        while !done(&String::from_utf8_lossy(seen)) {
+            assert_eq!(
+                stdout.read(&mut byte).unwrap(),
+                1,
+                "the game goes on: {seen:?}"
+            );
+            seen.push(byte[0]);
+        }
+        String::from_utf8_lossy(seen).into_owned()
+    };
+    let interrupt = || {
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    // The engine thinks on a full board with an exact search: only Ctrl-C makes it move.
+    read_until(&|t| t.contains("South thinks"), &mut seen);
+    if !interrupt() {
+        eprintln!("skipped: no kill command to send Ctrl-C");
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    }
+    // It moved (as often as it had turns), and North is asked; Ctrl-C there quits.
+    let mut thinks = 1;
+    loop {
+        let text = read_until(
+            &|t| t.ends_with("North> ") || t.matches("South thinks").count() > thinks,
+            &mut seen,
+        );
+        if text.ends_with("North> ") {
+            break;
+        }
+        // An extra turn: the engine thinks again.
+        thinks += 1;
+        assert!(interrupt());
+    }
+    assert!(interrupt());
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(err.contains("stop: the engine moves now"), "{err}");
+    assert!(err.contains("interrupted: the game is recorded"), "{err}");
+    let r = &records(&rec)[0];
+    assert_eq!(r.termination, Termination::Unfinished);
+    assert!(!r.plies.is_empty());
+    for p in &r.plies {
+        let note = p.note.as_ref().unwrap();
+        assert_eq!(note.text, "stopped", "{r}");
+        assert!(!note.exact, "{r}");
+    }
+}

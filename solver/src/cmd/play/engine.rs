@@ -1,6 +1,7 @@
 //! The computer players of `solve play`: the engine at a level (or a fixed search), the
 //! random player, and the analysis behind `hint`, `analyse` and `eval`.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -133,8 +134,17 @@ impl<const W: usize> Engine<W> {
         }
     }
 
-    /// The engine's move in `p` (`None` when the side to move has none).
-    pub fn choose(&mut self, rules: &Rules, p: &Position<W>) -> Option<Choice> {
+    /// Whether the engine's search of `p` may take long enough that a person wants to stop
+    /// it: a search by time, or an exact search that is not quick.
+    pub fn may_take_long(&self, p: &Position<W>) -> bool {
+        let (limits, _) = self.level_limits(p);
+        limits.time.is_some() || (limits.is_exact() && !self.player.exact_is_quick(p))
+    }
+
+    /// The engine's move in `p` (`None` when the side to move has none). Setting `stop`
+    /// makes it move now: the move of the last finished iteration, or of the bounds proven
+    /// so far (the shallow searches of levels 1 and 2 do not heed it).
+    pub fn choose(&mut self, rules: &Rules, p: &Position<W>, stop: &AtomicBool) -> Option<Choice> {
         let start = Instant::now();
         let (limits, margin) = self.level_limits(p);
         // Each move from a clean table, so that a position gets the same move whatever came
@@ -155,7 +165,7 @@ impl<const W: usize> Engine<W> {
             let mv = near[self.rng.below(near.len())];
             (mv, top, false, best)
         } else {
-            let r = self.player.search(p, &limits);
+            let r = self.player.search_controlled(p, &limits, stop, &|_| {});
             let mv = match r.best {
                 Some(m) => m,
                 None => p.moves(rules).children().first()?.mv,

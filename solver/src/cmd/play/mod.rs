@@ -11,6 +11,7 @@ mod session;
 use std::fmt;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context as _, Result};
@@ -203,8 +204,47 @@ fn set_pending(path: &Path, text: String) {
     *p = Some((path.to_path_buf(), text));
 }
 
-/// On Ctrl-C, writes the game so far (unfinished) and exits.
+/// The stop signal of the engine's search (the search sets it too, at a time limit).
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether the engine is thinking (Ctrl-C then makes it move instead of quitting).
+static THINKING: AtomicBool = AtomicBool::new(false);
+
+/// Whether the person asked the engine to move now during this think (Ctrl-C or `stop`).
+static ASKED: AtomicBool = AtomicBool::new(false);
+
+/// The engine starts to think: the stop signal of its search, which Ctrl-C and `stop` set
+/// from now on.
+fn thinking_begins() -> &'static AtomicBool {
+    STOP.store(false, Ordering::SeqCst);
+    ASKED.store(false, Ordering::SeqCst);
+    THINKING.store(true, Ordering::SeqCst);
+    &STOP
+}
+
+/// Asks the thinking engine to move now; false when it was asked already in this think.
+fn ask_to_move() -> bool {
+    if ASKED.swap(true, Ordering::SeqCst) {
+        return false;
+    }
+    STOP.store(true, Ordering::SeqCst);
+    true
+}
+
+/// The engine has moved: Ctrl-C quits again. Whether the person asked it to move.
+fn thinking_ends() -> bool {
+    THINKING.store(false, Ordering::SeqCst);
+    ASKED.load(Ordering::SeqCst)
+}
+
+/// On Ctrl-C: while the engine thinks, the first makes it move now; otherwise (at the
+/// prompt, or a second Ctrl-C in the same think) writes the game so far (unfinished) and
+/// exits.
 fn on_interrupt() {
+    if THINKING.load(Ordering::SeqCst) && ask_to_move() {
+        eprintln!("\nstop: the engine moves now (Ctrl-C again to quit)");
+        return;
+    }
     let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner()).clone();
     match pending {
         Some((path, text)) => match std::fs::write(&path, text) {
