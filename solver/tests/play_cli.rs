@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hoyito_rules::{read_records, Record, Side, Termination, Winner};
+use hoyito_rules::{read_records, Game, Record, Side, Termination, Winner};
 use serde_json::Value;
 
 /// Runs `solve play ARGS` in `dir` with `stdin` as its input: success, stdout, stderr.
@@ -790,5 +790,115 @@ fn ctrl_c_while_the_engine_thinks_makes_it_move_and_at_the_prompt_quits() {
         let note = p.note.as_ref().unwrap();
         assert_eq!(note.text, "stopped", "{r}");
         assert!(!note.exact, "{r}");
+    }
+}
+
+#[test]
+fn each_side_plays_at_its_own_strength() {
+    // South searches 1 ply and North 4 (one thread, a clean table each move): every move
+    // of the game is the one `solve best` finds at the depth of its side.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    let (report, _) = play_json(
+        dir.path(),
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "engine",
+            "--level",
+            "5",
+            "--south-depth",
+            "1",
+            "--north-depth",
+            "4",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(report["games"][0]["south"], "engine depth 1");
+    assert_eq!(report["games"][0]["north"], "engine depth 4");
+    let r = &records(&rec)[0];
+    let full = r.game::<6>().unwrap();
+    let mut game = Game::new(*full.rules(), full.positions()[0]);
+    for &mv in full.moves() {
+        let p = game.position();
+        let depth = if p.side_to_move() == Side::South {
+            "1"
+        } else {
+            "4"
+        };
+        let text = p.to_string();
+        let best = common::json(&[
+            "best",
+            "--depth",
+            depth,
+            "--threads",
+            "1",
+            "--no-tables",
+            &text,
+        ]);
+        assert_eq!(
+            best["move"].as_u64(),
+            Some(mv.0 as u64),
+            "{text} at depth {depth}"
+        );
+        game.play(mv).unwrap();
+    }
+    // A level for one side and the default for the other; a side's strength needs an
+    // engine on that side.
+    let (report, _) = play_json(
+        dir.path(),
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "engine",
+            "--depth",
+            "2",
+            "--north-level",
+            "1",
+            "--record",
+            "h.txt",
+        ],
+        "",
+    );
+    assert_eq!(report["games"][0]["south"], "engine depth 2");
+    assert_eq!(report["games"][0]["north"], "engine level 1");
+    for (args, needle) in [
+        (vec!["--south-level", "2"], "add --south engine"),
+        (
+            vec!["--north", "human", "--north-depth", "3"],
+            "add --north engine",
+        ),
+        (
+            vec!["--south", "engine", "--south-depth", "0"],
+            "--south-depth must be at least 1",
+        ),
+        (
+            vec!["--north-time-ms", "0"],
+            "--north-time-ms must be at least 1",
+        ),
+        (vec!["--north-level", "6"], "--north-level"),
+        (
+            vec![
+                "--south",
+                "engine",
+                "--south-level",
+                "2",
+                "--south-depth",
+                "3",
+            ],
+            "cannot be used",
+        ),
+    ] {
+        let (ok, out, err) = play_in(dir.path(), &args, "quit\n");
+        assert!(!ok, "solve play {args:?} should fail");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.contains(needle),
+            "{args:?} should mention '{needle}': {err}"
+        );
     }
 }

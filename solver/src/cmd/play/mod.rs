@@ -336,9 +336,26 @@ pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
         (_, _, _, true) => Strength::Exact,
         (l, ..) => Strength::Level(l.unwrap_or(3)),
     };
-    let seat = |p: PlayerArg, offset: u64| match p {
+    let sides = [
+        (
+            "south",
+            a.south,
+            side_strength("south", a.south_level, a.south_depth, a.south_time_ms)?,
+        ),
+        (
+            "north",
+            a.north,
+            side_strength("north", a.north_level, a.north_depth, a.north_time_ms)?,
+        ),
+    ];
+    for (name, player, own) in sides {
+        if own.is_some() && player != PlayerArg::Engine {
+            bail!("--{name}-level, --{name}-depth and --{name}-time-ms set the strength of an engine: add --{name} engine");
+        }
+    }
+    let seat = |(_, p, own): (&str, PlayerArg, Option<Strength>), offset: u64| match p {
         PlayerArg::Human => Seat::Human,
-        PlayerArg::Engine => Seat::Engine(strength),
+        PlayerArg::Engine => Seat::Engine(own.unwrap_or(strength)),
         PlayerArg::Random => Seat::Random(a.seed.wrapping_add(offset)),
     };
     // The starting game: a record's, or a position's (the rule flags).
@@ -377,7 +394,7 @@ pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
     }
     let (date, stamp) = now();
     let setup = Setup {
-        seats: [seat(a.south, 0), seat(a.north, 1)],
+        seats: [seat(sides[0], 0), seat(sides[1], 1)],
         strength,
         path: record_path(a, &stamp)?,
         date,
@@ -394,6 +411,24 @@ pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
         play_sized(&rules, diagram.as_ref(), loaded.as_ref(), a, &setup)
     )?;
     emit(&report, json)
+}
+
+/// The strength one side's flags give its engine (`--south-level`, `--south-depth`,
+/// `--south-time-ms`), if any.
+fn side_strength(
+    name: &str,
+    level: Option<u8>,
+    depth: Option<u32>,
+    time_ms: Option<u64>,
+) -> Result<Option<Strength>> {
+    Ok(match (level, depth, time_ms) {
+        (Some(l), ..) => Some(Strength::Level(l)),
+        (_, Some(0), _) => bail!("--{name}-depth must be at least 1"),
+        (_, Some(d), _) => Some(Strength::Depth(d)),
+        (.., Some(0)) => bail!("--{name}-time-ms must be at least 1"),
+        (.., Some(t)) => Some(Strength::TimeMs(t)),
+        (None, None, None) => None,
+    })
 }
 
 fn check_start<const W: usize>(

@@ -12,7 +12,7 @@ use hoyito_rules::{
     Winner,
 };
 
-use super::engine::{Choice, Engine};
+use super::engine::{Choice, Engine, Strength};
 use super::{Out, Seat};
 use crate::common::{draw_marked, side_name, Marks};
 
@@ -259,8 +259,8 @@ impl<'a, const W: usize> Session<'a, W> {
                     Flow::Continue => {}
                     Flow::Quit => break true,
                 },
-                Seat::Engine(_) => {
-                    let choice = self.think(&p);
+                Seat::Engine(strength) => {
+                    let choice = self.think(&p, strength);
                     match choice {
                         Some(c) => self.play(c.mv, Some(c.note)),
                         // A settled position always has a move; stop rather than loop.
@@ -285,10 +285,10 @@ impl<'a, const W: usize> Session<'a, W> {
 
     /// The engine's move in `p`. While it thinks, a `stop` typed (the next line of input)
     /// or Ctrl-C makes it move now; a search that may take long says so first.
-    fn think(&mut self, p: &Position<W>) -> Option<Choice> {
+    fn think(&mut self, p: &Position<W>, strength: Strength) -> Option<Choice> {
         // Ctrl-C stops the search from before the person is told so.
         let stop = super::thinking_begins();
-        let long = self.engine.may_take_long(p);
+        let long = self.engine.may_take_long(strength, p);
         if long {
             self.say(&format!(
                 "{} thinks (type stop or press Ctrl-C to make it move now)\n",
@@ -312,7 +312,7 @@ impl<'a, const W: usize> Session<'a, W> {
                     false
                 })
             });
-            let choice = engine.choose(&rules, p, stop);
+            let choice = engine.choose(&rules, p, strength, stop);
             done.store(true, Ordering::Relaxed);
             let typed = watcher.is_some_and(|w| w.join().unwrap_or(false));
             (choice, typed)
