@@ -765,6 +765,11 @@ pub struct ReviewArgs {
     /// Write the record annotated with a comment on every ply to this file.
     #[arg(short = 'o', long = "output", value_name = "ANNOTATED")]
     pub output: Option<PathBuf>,
+    /// Draw the value graph as an SVG file: the value for South before each ply, one point
+    /// a ply (filled where proven, hollow where heuristic), inaccuracies, mistakes and
+    /// blunders in colour.
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
     /// Search threads (1 repeats a depth-limited review exactly).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub threads: usize,
