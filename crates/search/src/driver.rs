@@ -303,20 +303,20 @@ impl<const W: usize> Searcher<W> {
         prover.start(budget.deadline);
         let work0 = prover.work();
         let retro_stop = prover.retro_stop();
-        let result = relay_stop(stop, &retro_stop, || {
-            match prover.value(probe, &budget, root) {
-                Ok(v) => {
-                    let rules = self.rules;
-                    // The line of moves that keep the value, captures first. The first move is
-                    // the answer; the rest of the line may cost at most as much again as the
-                    // value did (proving a later position can cost far more than the root).
-                    let line_stop = AtomicBool::new(false);
-                    let line = Budget {
-                        stop: &line_stop,
-                        node_limit: (2 * prover.explored()).max(LINE_NODES),
-                        ..budget
-                    };
-                    let pv = walk(&rules, root, |moves, p| {
+        let result = match relay_stop(stop, &retro_stop, || prover.value(probe, &budget, root)) {
+            Ok(v) => {
+                let rules = self.rules;
+                // The line of moves that keep the value, captures first. The first move is
+                // the answer; the rest of the line may cost at most as much again as the
+                // value did (proving a later position can cost far more than the root).
+                let line_stop = AtomicBool::new(false);
+                let line = Budget {
+                    stop: &line_stop,
+                    node_limit: (2 * prover.explored()).max(LINE_NODES),
+                    ..budget
+                };
+                let pv = relay_stop(stop, &retro_stop, || {
+                    walk(&rules, root, |moves, p| {
                         let b = if moves.is_empty() { &budget } else { &line };
                         let Ok(v) = prover.value(probe, b, p) else {
                             return Some(None);
@@ -329,31 +329,31 @@ impl<const W: usize> Searcher<W> {
                                 .map(|c| c.mv),
                         )
                     })
-                    .unwrap_or_default();
-                    match pv.first() {
-                        Some(&m) => SearchResult::proven(v, Some(m), pv),
-                        // The value is proven but no move that keeps it was within the limits:
-                        // not an exact answer (the bounds say the value; the move is a guess).
-                        None => SearchResult {
-                            best: root.moves(&rules).children().first().map(|c| c.mv),
-                            score: v,
-                            lower: v,
-                            upper: v,
-                            stopped: true,
-                            ..SearchResult::unknown(0)
-                        },
-                    }
+                })
+                .unwrap_or_default();
+                match pv.first() {
+                    Some(&m) => SearchResult::proven(v, Some(m), pv),
+                    // The value is proven but no move that keeps it was within the limits:
+                    // not an exact answer (the bounds say the value; the move is a guess).
+                    None => SearchResult {
+                        best: root.moves(&rules).children().first().map(|c| c.mv),
+                        score: v,
+                        lower: v,
+                        upper: v,
+                        stopped: true,
+                        ..SearchResult::unknown(0)
+                    },
                 }
-                Err((lower, upper)) => SearchResult {
-                    best: root.moves(&self.rules).children().first().map(|c| c.mv),
-                    score: 0.clamp(lower, upper),
-                    lower,
-                    upper,
-                    stopped: true,
-                    ..SearchResult::unknown(0)
-                },
             }
-        });
+            Err((lower, upper)) => SearchResult {
+                best: root.moves(&self.rules).children().first().map(|c| c.mv),
+                score: 0.clamp(lower, upper),
+                lower,
+                upper,
+                stopped: true,
+                ..SearchResult::unknown(0)
+            },
+        };
         SearchResult {
             // The root counts as visited even when a cache answers it.
             nodes: prover.work() - work0 + 1,
