@@ -683,7 +683,7 @@ fn a_scripted_game_prints_the_golden_transcript() {
 /// `stop` as many times as a scripted game may need, then `quit`: each think of the engine
 /// takes one `stop`; those left are read at the person's prompt, where nothing thinks.
 fn stops_then_quit() -> String {
-    "stop\n".repeat(10) + "quit\n"
+    "stop\n".repeat(40) + "quit\n"
 }
 
 #[test]
