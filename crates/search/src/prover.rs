@@ -147,7 +147,14 @@ impl<const W: usize> Prover<W> {
     pub fn start(&mut self, deadline: Option<Instant>) {
         self.base = self.expanded;
         self.retro.deadline = deadline;
+        self.retro.stop.store(false, Ordering::Relaxed);
         self.retro.stopped = false;
+    }
+
+    /// The flag that makes a component being solved whole give up (cleared by `start`): a
+    /// search that can be stopped from outside sets it when its own stop signal is set.
+    pub fn retro_stop(&self) -> std::sync::Arc<AtomicBool> {
+        self.retro.stop.clone()
     }
 
     /// Positions explored by threshold proofs since the search started.
