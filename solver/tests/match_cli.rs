@@ -186,6 +186,7 @@ fn players_search_on_their_own_threads() {
     assert_eq!(v["games"], 2);
     fails(&["match", "--a-threads", "0"], "--a-threads");
     fails(&["match", "--b-threads", "100000"], "--b-threads");
+}
 
 /// Two identical deterministic players (the default evaluation for both, the same depth,
 /// one game at a time) on the paired openings of `data/openings/`: every opening gives the
