@@ -336,7 +336,7 @@ impl<const W: usize> Prover<W> {
                 done += 1;
                 queue.extend(before as u32..proof.nodes.len() as u32);
             }
-            match proof.decide() {
+            match proof.decide(budget)? {
                 Some(won) => {
                     if let Some(r) = &mut self.recorder {
                         r.record(proof.claims());
@@ -490,7 +490,7 @@ fn align<const W: usize>(p: &Position<W>, t: i32) -> i32 {
 
 impl Budget<'_> {
     fn check(&self, nodes: u64) -> Result<(), Stopped> {
-        if nodes >= self.node_limit
+        if (nodes > 0 && nodes >= self.node_limit)
             || self.stop.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
@@ -653,10 +653,15 @@ impl<const W: usize> Proof<W> {
 
     /// Decides the root if the graph explored so far is enough: `Some(true)` when the
     /// attacker wins. Also fills `won` for every node decided.
-    fn decide(&mut self) -> Option<bool> {
+    /// Each of its passes over the graph ends with a look at `budget`'s stop and deadline
+    /// (not its node limit), so that a stop waits for one pass at most.
+    fn decide(&mut self, budget: &Budget<'_>) -> Result<Option<bool>, Stopped> {
         let (preds, start) = self.predecessors();
+        budget.check(0)?;
         let sure = self.attractor(&preds, &start, false);
+        budget.check(0)?;
         let hope = self.attractor(&preds, &start, true);
+        budget.check(0)?;
         self.won = sure
             .iter()
             .zip(&hope)
@@ -671,7 +676,7 @@ impl<const W: usize> Proof<W> {
             })
             .collect();
         self.order = sure;
-        self.won[0]
+        Ok(self.won[0])
     }
 
     /// The claims this proof decided (after `decide` decided the root), for a certificate
