@@ -54,7 +54,13 @@ fn the_proven_starts_name_their_tables_and_values() {
     let firsts = std::fs::read_to_string(format!("{PROOFS}/first-moves.jsonl")).unwrap();
     for (path, header) in &certs {
         assert!(header.starts_with("hoyito-certificate 1\n"), "{path:?}");
-        assert!(header.contains("tables max_seeds=24"), "{path:?}");
+        // The tables up to 24 seeds, or fewer where the start has fewer seeds.
+        assert!(
+            ["12", "24"]
+                .iter()
+                .any(|s| header.contains(&format!("tables max_seeds={s}\n"))),
+            "{path:?}"
+        );
         // The first root's position, bounded above and below by the same value.
         let first = header.lines().find(|l| l.starts_with("root ")).unwrap();
         let words: Vec<&str> = first.split(' ').collect();
@@ -69,6 +75,27 @@ fn the_proven_starts_name_their_tables_and_values() {
         let name = path.file_name().unwrap().to_str().unwrap();
         if name.ends_with("-start.cert") {
             assert_eq!(words[1], "4,4,4,4,4,4/4,4,4,4,4,4", "{path:?}");
+        } else if let Some(k) = name.find("-seeds") {
+            // A start with another seed count: the table of seed counts names it, with its
+            // value for South, and its root is that start.
+            let seeds: usize = name[k + 6..name.len() - 5].parse().unwrap();
+            assert_eq!(
+                words[1],
+                {
+                    let row = vec![seeds.to_string(); 6].join(",");
+                    format!("{row}/{row}")
+                },
+                "{name}"
+            );
+            let table = std::fs::read_to_string(format!("{PROOFS}/seed-counts.jsonl")).unwrap();
+            let row = table
+                .lines()
+                .find(|l| l.contains(&format!("data/proofs/{name}")))
+                .unwrap_or_else(|| panic!("{name} is not in seed-counts.jsonl"));
+            let v: serde_json::Value = serde_json::from_str(row).unwrap();
+            let south: i64 = bound("ge").parse().unwrap();
+            assert_eq!(v["value"].as_i64().unwrap(), south, "{name}");
+            assert_eq!(v["seeds"].as_u64().unwrap() as usize, seeds, "{name}");
         } else {
             // A first move's certificate: the table of first moves names it, with the value
             // for South (North moves after the first move, which captures nothing).
