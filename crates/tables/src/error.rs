@@ -44,6 +44,13 @@ pub enum TableError {
     },
     /// The build found values that contradict each other: a bug, reported rather than stored.
     Inconsistent(Inconsistency),
+    /// The build was asked to stop ([`crate::Progress::stopped`]) before the layer of `seeds`
+    /// seeds was done: the smaller layers are written, that one is not, and its scratch
+    /// files are removed, so that the next build resumes there.
+    Interrupted {
+        /// Seeds on the board of the layer that was not finished.
+        seeds: usize,
+    },
 }
 
 /// What is wrong with a damaged file.
@@ -207,6 +214,11 @@ impl fmt::Display for TableError {
                 write!(f, "the table of {seeds} seeds on the board is missing")
             }
             TableError::Inconsistent(what) => write!(f, "inconsistent table values: {what}"),
+            TableError::Interrupted { seeds } => write!(
+                f,
+                "interrupted in the layer of {seeds} seeds (the smaller layers are written; \
+                 the same command resumes there)"
+            ),
         }
     }
 }

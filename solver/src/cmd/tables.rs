@@ -3,6 +3,7 @@
 use std::fmt;
 use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -144,6 +145,8 @@ struct Bars {
     dir: PathBuf,
     /// What the count at the end of a sweep line counts.
     counted: &'static str,
+    /// Raised by Ctrl-C, for a build that stops at it (see [`Bars::stopping`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Bars {
@@ -156,6 +159,16 @@ impl Bars {
             started: Mutex::new(Instant::now()),
             dir: dir.to_path_buf(),
             counted: "changed",
+            stop: None,
+        }
+    }
+
+    /// The same, for a build that stops cleanly on Ctrl-C (one process: a build over MPI
+    /// is simply ended by it, and resumes from its files and checkpoints).
+    fn stopping(self) -> Self {
+        Bars {
+            stop: Some(crate::common::stop_flag()),
+            ..self
         }
     }
 
@@ -259,6 +272,18 @@ impl Progress for Bars {
         // A progress method returns nothing; a report of numbers always converts to JSON.
         let _ = emit(&LayerReport::of(s), self.json);
     }
+    fn stopped(&self) -> bool {
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed));
+        if stopped {
+            if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                b.finish_and_clear();
+            }
+        }
+        stopped
+    }
 }
 
 fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
@@ -278,7 +303,7 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     let t0 = Instant::now();
     #[cfg(not(feature = "mpi"))]
     let report = {
-        let bars = Bars::new(a.quiet, json, dir);
+        let bars = Bars::new(a.quiet, json, dir).stopping();
         let options = hoyito_tables::BuildOptions { method: a.method() };
         with_threads(a.threads, || {
             hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &bars)

@@ -52,6 +52,14 @@ pub trait Progress: Sync {
     fn round_end(&self, _seeds: usize, _round: u32, _evaluated: u64, _changed: u64) {}
     /// A layer is finished (or was already there when `stats.reused`).
     fn layer_done(&self, _stats: &LayerStats) {}
+    /// Whether the build should stop (Ctrl-C): polled between pieces of a sweep, between
+    /// sweeps and rounds and before each layer (by [`build`] and [`build_with`]; a build over
+    /// MPI, whose processes must agree on when to stop, does not poll it). The build then returns
+    /// [`TableError::Interrupted`]: the finished layers stay, the unfinished one is not
+    /// written and its scratch files are removed.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Progress`] that reports nothing.
@@ -158,6 +166,9 @@ pub fn build_with(
     let mut stats = Vec::new();
     for n in layers_up_to(max_seeds) {
         let path = folder.join(file_name(n));
+        if progress.stopped() && !path.exists() {
+            return Err(TableError::Interrupted { seeds: n });
+        }
         let (layer, s) = if path.exists() {
             let layer = Layer::read(&path, &key, n)?;
             let s = LayerStats::reused(&layer);
@@ -454,6 +465,10 @@ fn run_sweeps(
             None
         };
         let (evaluated, changed) = ctx.sweep(pk, sink.as_ref(), progress);
+        if progress.stopped() {
+            // The sweep skipped its remaining pieces; the sink and its files go.
+            return Err(TableError::Interrupted { seeds: n });
+        }
         progress.sweep_end(n, stats.sweeps, evaluated, changed);
         stats.evaluations += evaluated;
         ctx.check_exits()?;
@@ -482,6 +497,9 @@ fn run_rounds(
         .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
     loop {
         stats.rounds += 1;
+        if progress.stopped() {
+            return Err(TableError::Interrupted { seeds: stats.seeds });
+        }
         let (evaluated, changed) = ctx.round(pk, moves)?;
         progress.round_end(stats.seeds, stats.rounds, evaluated, changed);
         stats.evaluations += evaluated;
