@@ -360,7 +360,10 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             check_hash(a.hash_mb, 2 * at_once)
         }
         Command::Tables(t) => match &t.command {
-            TablesCommand::Build(b) => check_threads(b.threads),
+            TablesCommand::Build(b) => {
+                check_threads(b.threads)?;
+                at_least_one("--max-memory", b.max_memory)
+            }
             _ => Ok(()),
         },
         Command::Play(a) => {

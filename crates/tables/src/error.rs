@@ -165,6 +165,16 @@ pub enum Unsupported {
         /// Seeds on the board of the layer.
         seeds: usize,
     },
+    /// The build of a layer would take more memory than allowed
+    /// ([`crate::BuildOptions::max_memory`]), even by sweeps.
+    LayerMemory {
+        /// Seeds on the board of the layer.
+        seeds: usize,
+        /// Bytes the layer's build is estimated to take ([`crate::layer_memory`]).
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// An allocation failed.
     Memory {
         /// Bytes asked for.
@@ -302,6 +312,17 @@ impl fmt::Display for Unsupported {
             Unsupported::LayerTooLarge { seeds } => {
                 write!(f, "the layer of {seeds} seeds is too large")
             }
+            Unsupported::LayerMemory {
+                seeds,
+                needed,
+                limit,
+            } => write!(
+                f,
+                "the layer of {seeds} seeds needs about {} MiB of memory, even swept without \
+                 scratch moves, and at most {} MiB may be used",
+                needed.div_ceil(1 << 20),
+                limit >> 20
+            ),
             Unsupported::Memory { bytes } => write!(f, "cannot allocate {bytes} bytes"),
             Unsupported::Message { elements } => write!(
                 f,

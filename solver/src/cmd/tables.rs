@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::cli::{BuildArgs, ProbeArgs, RuleArgs, TablesArgs, TablesCommand, VerifyArgs};
 use crate::common::{
-    emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
+    available_mib, emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
 };
 
 /// Runs `solve tables ...`.
@@ -81,6 +81,8 @@ struct LayerReport {
     file_bytes: u64,
     working_bytes: u64,
     reused: bool,
+    /// The build's estimate of its peak memory before the layer started (0 when reused).
+    memory_estimate_bytes: u64,
     peak_memory_bytes: Option<u64>,
 }
 
@@ -99,6 +101,7 @@ impl LayerReport {
             file_bytes: s.file_bytes,
             working_bytes: s.working_bytes,
             reused: s.reused,
+            memory_estimate_bytes: s.memory_estimate,
             peak_memory_bytes: peak_memory(),
         }
     }
@@ -115,7 +118,7 @@ impl fmt::Display for LayerReport {
         }
         writeln!(
             f,
-            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB",
+            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB (estimated {} MB)",
             self.seeds,
             self.positions,
             self.sweeps,
@@ -128,6 +131,7 @@ impl fmt::Display for LayerReport {
             self.scratch_bytes,
             self.peak_memory_bytes
                 .map_or("?".to_string(), |b| (b >> 20).to_string()),
+            self.memory_estimate_bytes.div_ceil(1 << 20),
         )
     }
 }
@@ -304,7 +308,16 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     #[cfg(not(feature = "mpi"))]
     let report = {
         let bars = Bars::new(a.quiet, json, dir).stopping();
-        let options = hoyito_tables::BuildOptions { method: a.method() };
+        // The flag and what the machine has available now, the smaller (none where unknown).
+        let max_memory = [a.max_memory, available_mib()]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|mib| mib << 20);
+        let options = hoyito_tables::BuildOptions {
+            method: a.method(),
+            max_memory,
+        };
         with_threads(a.threads, || {
             hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &bars)
         })?
@@ -337,6 +350,9 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
 
     if matches!(a.method(), hoyito_tables::Method::MovesAtSweep(_)) {
         bail!("--moves-at-sweep has no use in a build over MPI, which sweeps every layer");
+    }
+    if a.max_memory.is_some() {
+        bail!("--max-memory is not checked in a build over MPI (each process holds its layer)");
     }
     crate::common::check_threads(a.threads)?;
     // Only the main thread calls MPI; the sweeps' threads never do.
