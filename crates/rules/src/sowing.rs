@@ -163,16 +163,19 @@ impl<const W: usize> Walker<W> {
         let n = self.n;
         let r = self.board.lap(0, n);
         let count = self.board.get(r);
+        // Both below n, so a subtraction takes the sum modulo n (no division in the loop).
+        let wrap = |x: usize| if x >= n { x - n } else { x };
+        let phase = wrap(self.phase as usize + r);
         let ended = count == 1
             || (count == 4
                 // capture_side = opponent: only a 4 in the opponent's row captures.
-                && (self.phase == u8::MAX || (self.phase as usize + r) % n >= self.holes));
+                && (self.phase == u8::MAX || phase >= self.holes));
         if r != 0 {
             self.board = self.board.rotated(r, n);
             if self.phase != u8::MAX {
-                self.phase = ((self.phase as usize + r) % n) as u8;
+                self.phase = phase as u8;
             }
-            self.abs = (self.abs + r) % n;
+            self.abs = wrap(self.abs + r);
         }
         ended
     }
