@@ -330,9 +330,6 @@ fn best_sized<const W: usize>(
         out
     });
     let threads = searcher.config().threads;
-    // The process ends after the report: freeing the search's tables and caches (up to
-    // gigabytes of small allocations) would only delay the answer.
-    std::mem::forget(searcher);
     Ok(BestReport {
         position: p.to_string(),
         mode,
