@@ -104,9 +104,11 @@ pub enum Command {
     /// two people; with --match, a Hoyito III match of rounds. Commands at the prompt: a
     /// hole number plays it; moves, hint, eval on|off, analyse, `undo [N]`, redo, save FILE,
     /// load FILE, swap, resign, quit, help. When standard input is not a terminal it reads
-    /// the same commands one a line, so games can be scripted. Every game is written as a
-    /// record when it ends (data/RECORDS.md), and on Ctrl-C. With --json the transcript goes
-    /// to standard error and standard output gets one report of the games.
+    /// the same commands one a line, so games can be scripted. While the engine thinks,
+    /// `stop` or Ctrl-C makes it move now. Each side's engine may play at its own strength
+    /// (--south-level, --north-depth, ...). Every game is written as a record when it ends
+    /// (data/RECORDS.md), and on Ctrl-C at the prompt. With --json the transcript goes to
+    /// standard error and standard output gets one report of the games.
     Play(PlayArgs),
     /// Game records (data/RECORDS.md): `record check FILE` validates a file.
     Record(RecordArgs),
@@ -247,6 +249,11 @@ pub struct BestArgs {
     /// Search without endgame tables.
     #[arg(long = "no-tables", conflicts_with = "tables")]
     pub no_tables: bool,
+    /// Search even when the opening book (data/book: proven values of the 2x6 starts and
+    /// their first plies) holds the position. Without limits or with --exact, a position in
+    /// the book is answered from it at once.
+    #[arg(long = "no-book")]
+    pub no_book: bool,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -378,6 +385,13 @@ pub struct MatchArgs {
         allow_negative_numbers = true
     )]
     pub b_mobility: i32,
+    /// Player A's search threads (with --time-ms, to measure what more threads gain; play
+    /// one game at a time, --concurrency 1, so that the players do not share cores).
+    #[arg(long = "a-threads", default_value_t = 1, allow_negative_numbers = true)]
+    pub a_threads: usize,
+    /// Player B's search threads (see --a-threads).
+    #[arg(long = "b-threads", default_value_t = 1, allow_negative_numbers = true)]
+    pub b_threads: usize,
     /// Random plies played from the start before the players take over.
     #[arg(
         long = "random-plies",
@@ -614,7 +628,8 @@ pub struct PlayArgs {
     pub north: PlayerArg,
     /// Engine strength, 1 (shallow, a seeded choice among near-best moves) to 5 (perfect
     /// where an exact search is quick or the tables reach, else a 3 s search); from level 3
-    /// the engine plays perfectly inside the endgame tables [default: 3].
+    /// the engine plays perfectly inside the endgame tables [default: 3]. It holds for both
+    /// sides unless --south-level or --north-level (or -depth, -time-ms) say otherwise.
     #[arg(
         long,
         value_parser = clap::value_parser!(u8).range(1..=5),
@@ -635,6 +650,57 @@ pub struct PlayArgs {
     /// The engine proves the value of every move it plays (slow on full boards).
     #[arg(long)]
     pub exact: bool,
+    /// South's engine plays at this level, 1 to 5, whatever --level, --depth, --time-ms or
+    /// --exact say (those stay the strength of North's engine and of hint and analyse), so
+    /// that an engine can play a weaker or stronger one.
+    #[arg(
+        long = "south-level",
+        value_name = "LEVEL",
+        value_parser = clap::value_parser!(u8).range(1..=5),
+        allow_negative_numbers = true,
+        conflicts_with_all = ["south_depth", "south_time_ms"]
+    )]
+    pub south_level: Option<u8>,
+    /// North's engine plays at this level, 1 to 5 (as --south-level for South).
+    #[arg(
+        long = "north-level",
+        value_name = "LEVEL",
+        value_parser = clap::value_parser!(u8).range(1..=5),
+        allow_negative_numbers = true,
+        conflicts_with_all = ["north_depth", "north_time_ms"]
+    )]
+    pub north_level: Option<u8>,
+    /// South's engine searches this many plies for each move (as --south-level).
+    #[arg(
+        long = "south-depth",
+        value_name = "DEPTH",
+        allow_negative_numbers = true,
+        conflicts_with = "south_time_ms"
+    )]
+    pub south_depth: Option<u32>,
+    /// North's engine searches this many plies for each move (as --south-level for South).
+    #[arg(
+        long = "north-depth",
+        value_name = "DEPTH",
+        allow_negative_numbers = true,
+        conflicts_with = "north_time_ms"
+    )]
+    pub north_depth: Option<u32>,
+    /// South's engine searches this many milliseconds for each move (as --south-level).
+    #[arg(
+        long = "south-time-ms",
+        value_name = "MS",
+        allow_negative_numbers = true
+    )]
+    pub south_time_ms: Option<u64>,
+    /// North's engine searches this many milliseconds for each move (as --south-level for
+    /// South).
+    #[arg(
+        long = "north-time-ms",
+        value_name = "MS",
+        allow_negative_numbers = true
+    )]
+    pub north_time_ms: Option<u64>,
     /// Write the record here (a match writes all its rounds to it) [default: a new file in
     /// games/ of the current folder].
     #[arg(long, value_name = "FILE")]
@@ -718,6 +784,11 @@ pub struct ReviewArgs {
     /// Write the record annotated with a comment on every ply to this file.
     #[arg(short = 'o', long = "output", value_name = "ANNOTATED")]
     pub output: Option<PathBuf>,
+    /// Draw the value graph as an SVG file: the value for South before each ply, one point
+    /// a ply (filled where proven, hollow where heuristic), inaccuracies, mistakes and
+    /// blunders in colour.
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
     /// Search threads (1 repeats a depth-limited review exactly).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub threads: usize,

@@ -20,7 +20,7 @@ pub struct Client {
 impl Client {
     /// Starts `command` (a program and its arguments, separated by spaces), shakes hands and
     /// sets the rules and one search thread.
-    pub fn start(command: &str, rules: &Rules, hash_mb: usize) -> Result<Self> {
+    pub fn start(command: &str, rules: &Rules, hash_mb: usize, threads: usize) -> Result<Self> {
         let mut words = command.split_whitespace();
         let program = words.next().context("an empty engine command")?;
         let mut child = Command::new(program)
@@ -48,7 +48,7 @@ impl Client {
             ("Seeds", rules.seeds().to_string()),
             ("LastFour", rules.last_four().to_string()),
             ("CaptureSide", rules.capture_side().to_string()),
-            ("Threads", "1".to_string()),
+            ("Threads", threads.to_string()),
             ("Hash", hash_mb.to_string()),
         ] {
             c.send(&format!("setoption name {name} value {value}"))?;

@@ -6,6 +6,7 @@
 //! that speaks the engine protocol) at the bottom, the
 //! command modules of `cmd` above them, and `main` dispatching to the commands.
 
+mod book;
 mod cli;
 mod client;
 mod cmd;

@@ -201,6 +201,41 @@ fn stop_ends_an_infinite_search_with_a_bestmove() {
 }
 
 #[test]
+fn stop_ends_an_exact_search_with_an_answer_not_claimed_exact() {
+    let mut e = Engine::start();
+    // The whole start of 2x6 (48 seeds): no exact search ends within a test, and its proofs
+    // solve components of small positions whole, which must heed the stop too.
+    e.ask("position startpos");
+    e.send("go exact");
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("the final info line");
+    assert!(!last.contains(" exact"), "{lines:?}");
+    let (score, mv) = outcome(&lines);
+    assert!((-48..=48).contains(&score), "{lines:?}");
+    assert!(mv.is_some_and(|m| (1..=6).contains(&m)), "{lines:?}");
+    // The next exact search is not stopped by the last one's stop: a small position whose
+    // component is solved whole comes back exact, as `solve best` finds it.
+    let small = "1,0,2,0,1,0/0,0,0,1,0,2 S 20-21";
+    e.ask(&format!("position pos {small}"));
+    let lines = e.go("exact");
+    assert!(lines.iter().any(|l| l.contains(" exact ")), "{lines:?}");
+    let expected = best(&["--exact", small]);
+    assert_eq!(
+        outcome(&lines).0 as i64,
+        expected["score"].as_i64().unwrap(),
+        "{lines:?}"
+    );
+    e.finish(true);
+}
+
+#[test]
 fn board_commands_play_undo_and_draw() {
     let mut e = Engine::start();
     assert_eq!(e.ask("moves"), ["moves 1 2 3 4 5 6"]);

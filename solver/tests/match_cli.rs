@@ -164,3 +164,96 @@ fn bad_sprt_parameters_are_refused() {
         "cannot be used with",
     );
 }
+
+#[test]
+fn players_search_on_their_own_threads() {
+    let v = json(&[
+        "match",
+        "--json",
+        "--pairs",
+        "1",
+        "--depth",
+        "3",
+        "--a-threads",
+        "2",
+        "--concurrency",
+        "1",
+        "--hash-mb",
+        "1",
+    ]);
+    assert_eq!(v["a"]["threads"], 2);
+    assert_eq!(v["b"]["threads"], 1);
+    assert_eq!(v["games"], 2);
+    fails(&["match", "--a-threads", "0"], "--a-threads");
+    fails(&["match", "--b-threads", "100000"], "--b-threads");
+}
+
+/// Two identical deterministic players (the default evaluation for both, the same depth,
+/// one game at a time) on the paired openings of `data/openings/`: every opening gives the
+/// same game twice with the sides swapped, so the score is exactly one half, every pair
+/// lands in the middle of the pentanomial, and the report gives no Elo difference.
+#[test]
+fn identical_players_on_the_paired_openings_score_exactly_one_half() {
+    let openings = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/openings/2x6-hoyito2-4ply.txt"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().to_str().unwrap();
+    let args = [
+        "match",
+        "--b-row",
+        "4",
+        "--b-mobility",
+        "16",
+        "--depth",
+        "3",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "1",
+        "--pairs",
+        "4",
+        "--openings",
+        openings,
+        "--records",
+        records,
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&with_json);
+    assert_eq!(v["a"], v["b"], "the same player twice");
+    assert_eq!(v["games"], 8);
+    assert_eq!(v["score"], 0.5);
+    assert_eq!(v["wins"], v["losses"]);
+    assert_eq!(v["pentanomial"], serde_json::json!([0, 0, 4, 0, 0]));
+    assert_eq!(v["mean_margin"], 0.0);
+    assert_eq!(v["pair_margin"]["mean"], 0.0);
+    assert!(
+        v["elo"].is_null(),
+        "no spread between pairs: no Elo estimate"
+    );
+    let text = ok(&args);
+    assert!(text.contains("score 0.500"), "{text}");
+    assert!(text.contains("Ptnml(0-2) [0, 0, 4, 0, 0]"), "{text}");
+    assert!(
+        text.contains("Elo: none (all pairs scored alike)"),
+        "{text}"
+    );
+    assert!(text.contains("Margin per pair +0.00"), "{text}");
+    // The records: the two games of each pair start from the same opening of the file and
+    // are the same moves, A and B having swapped sides.
+    let file = std::fs::read_to_string(dir.path().join("match.txt")).unwrap();
+    let games = hoyito_rules::read_records(&file).unwrap();
+    assert_eq!(games.len(), 8);
+    let listed = std::fs::read_to_string(openings).unwrap();
+    let listed: Vec<&str> = listed.lines().filter(|l| !l.starts_with('#')).collect();
+    for (k, pair) in games.chunks(2).enumerate() {
+        let (first, second) = (&pair[0], &pair[1]);
+        assert_eq!(first.start.to_string(), listed[k]);
+        assert_eq!(first.start, second.start);
+        assert_eq!(first.plies, second.plies, "pair {k}");
+        assert_eq!(first.south, second.north);
+        assert_eq!(first.north, second.south);
+    }
+}

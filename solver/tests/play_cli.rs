@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hoyito_rules::{read_records, Record, Side, Termination, Winner};
+use hoyito_rules::{read_records, Game, Record, Side, Termination, Winner};
 use serde_json::Value;
 
 /// Runs `solve play ARGS` in `dir` with `stdin` as its input: success, stdout, stderr.
@@ -678,4 +678,227 @@ fn a_scripted_game_prints_the_golden_transcript() {
         out == want,
         "the transcript differs from {GOLDEN} (UPDATE_GOLDEN=1 rewrites it):\n{out}"
     );
+}
+
+/// `stop` as many times as a scripted game may need, then `quit`: each think of the engine
+/// takes one `stop`; those left are read at the person's prompt, where nothing thinks.
+fn stops_then_quit() -> String {
+    "stop\n".repeat(40) + "quit\n"
+}
+
+#[test]
+fn stop_typed_while_the_engine_thinks_makes_it_move_now() {
+    let dir = tempfile::tempdir().unwrap();
+    // An exact search of the full board would not end within any test: only `stop` ends it.
+    let args = [
+        "--south", "engine", "--north", "human", "--exact", "--record", "g.txt",
+    ];
+    let (ok, out, err) = play_in(dir.path(), &args, stops_then_quit());
+    assert!(ok, "{err}");
+    assert!(out.contains("South thinks (type stop"), "{out}");
+    assert!(out.contains("stop: the engine moves now"), "{out}");
+    assert!(out.contains("stop: the engine is not thinking"), "{out}");
+    let r = &records(&dir.path().join("g.txt"))[0];
+    assert_eq!(r.termination, Termination::Unfinished);
+    assert!(!r.plies.is_empty());
+    // Every move is the engine's (North quit at its first prompt), each stopped, none exact.
+    for p in &r.plies {
+        assert_eq!(p.to_string().chars().next(), Some('S'), "{r}");
+        let note = p.note.as_ref().unwrap();
+        assert_eq!(note.text, "stopped", "{r}");
+        assert!(!note.exact, "{r}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_the_engine_thinks_makes_it_move_and_at_the_prompt_quits() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["play", "--south", "engine", "--north", "human", "--exact"])
+        .arg("--record")
+        .arg(&rec)
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    // Reads the transcript until `done` accepts it.
+    let mut read_until = |done: &dyn Fn(&str) -> bool, seen: &mut Vec<u8>| {
+        let mut byte = [0u8; 1];
+        while !done(&String::from_utf8_lossy(seen)) {
+            assert_eq!(
+                stdout.read(&mut byte).unwrap(),
+                1,
+                "the game goes on: {seen:?}"
+            );
+            seen.push(byte[0]);
+        }
+        String::from_utf8_lossy(seen).into_owned()
+    };
+    let interrupt = || {
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    // The engine thinks on a full board with an exact search: only Ctrl-C makes it move.
+    read_until(&|t| t.contains("South thinks"), &mut seen);
+    if !interrupt() {
+        eprintln!("skipped: no kill command to send Ctrl-C");
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    }
+    // It moved (as often as it had turns), and North is asked; Ctrl-C there quits.
+    let mut thinks = 1;
+    loop {
+        let text = read_until(
+            &|t| t.ends_with("North> ") || t.matches("South thinks").count() > thinks,
+            &mut seen,
+        );
+        if text.ends_with("North> ") {
+            break;
+        }
+        // An extra turn: the engine thinks again.
+        thinks += 1;
+        assert!(interrupt());
+    }
+    assert!(interrupt());
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(err.contains("stop: the engine moves now"), "{err}");
+    assert!(err.contains("interrupted: the game is recorded"), "{err}");
+    let r = &records(&rec)[0];
+    assert_eq!(r.termination, Termination::Unfinished);
+    assert!(!r.plies.is_empty());
+    for p in &r.plies {
+        let note = p.note.as_ref().unwrap();
+        assert_eq!(note.text, "stopped", "{r}");
+        assert!(!note.exact, "{r}");
+    }
+}
+
+#[test]
+fn each_side_plays_at_its_own_strength() {
+    // South searches 1 ply and North 4 (one thread, a clean table each move): every move
+    // of the game is the one `solve best` finds at the depth of its side.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    let (report, _) = play_json(
+        dir.path(),
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "engine",
+            "--level",
+            "5",
+            "--south-depth",
+            "1",
+            "--north-depth",
+            "4",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(report["games"][0]["south"], "engine depth 1");
+    assert_eq!(report["games"][0]["north"], "engine depth 4");
+    let r = &records(&rec)[0];
+    let full = r.game::<6>().unwrap();
+    let mut game = Game::new(*full.rules(), full.positions()[0]);
+    for &mv in full.moves() {
+        let p = game.position();
+        let depth = if p.side_to_move() == Side::South {
+            "1"
+        } else {
+            "4"
+        };
+        let text = p.to_string();
+        let best = common::json(&[
+            "best",
+            "--depth",
+            depth,
+            "--threads",
+            "1",
+            "--no-tables",
+            &text,
+        ]);
+        assert_eq!(
+            best["move"].as_u64(),
+            Some(mv.0 as u64),
+            "{text} at depth {depth}"
+        );
+        game.play(mv).unwrap();
+    }
+    // A level for one side and the default for the other; a side's strength needs an
+    // engine on that side.
+    let (report, _) = play_json(
+        dir.path(),
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "engine",
+            "--depth",
+            "2",
+            "--north-level",
+            "1",
+            "--record",
+            "h.txt",
+        ],
+        "",
+    );
+    assert_eq!(report["games"][0]["south"], "engine depth 2");
+    assert_eq!(report["games"][0]["north"], "engine level 1");
+    for (args, needle) in [
+        (vec!["--south-level", "2"], "add --south engine"),
+        (
+            vec!["--north", "human", "--north-depth", "3"],
+            "add --north engine",
+        ),
+        (
+            vec!["--south", "engine", "--south-depth", "0"],
+            "--south-depth must be at least 1",
+        ),
+        (
+            vec!["--north-time-ms", "0"],
+            "--north-time-ms must be at least 1",
+        ),
+        (vec!["--north-level", "6"], "--north-level"),
+        (
+            vec![
+                "--south",
+                "engine",
+                "--south-level",
+                "2",
+                "--south-depth",
+                "3",
+            ],
+            "cannot be used",
+        ),
+    ] {
+        let (ok, out, err) = play_in(dir.path(), &args, "quit\n");
+        assert!(!ok, "solve play {args:?} should fail");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.contains(needle),
+            "{args:?} should mention '{needle}': {err}"
+        );
+    }
 }

@@ -12,21 +12,39 @@ mod common;
 use common::run;
 
 const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/proofs");
+const BOOK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/book");
+const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
-/// Every certificate of `data/proofs` with the value its header's root claims give.
-fn certificates() -> Vec<(std::path::PathBuf, String)> {
+/// Every certificate of folder `dir` with its header.
+fn certificates_in(dir: &str) -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
-    for e in std::fs::read_dir(PROOFS).unwrap() {
+    for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();
         if path.extension().is_some_and(|x| x == "cert") {
-            let bytes = std::fs::read(&path).unwrap();
-            let end = bytes.windows(5).position(|w| w == b"\nend\n").unwrap();
-            let header = String::from_utf8(bytes[..end].to_vec()).unwrap();
-            out.push((path, header));
+            out.push((path.clone(), header(&path)));
         }
     }
     out.sort();
     out
+}
+
+/// The header of a certificate (up to its `end` line).
+fn header(path: &std::path::Path) -> String {
+    let bytes = std::fs::read(path).unwrap();
+    let end = bytes.windows(5).position(|w| w == b"\nend\n").unwrap();
+    String::from_utf8(bytes[..end].to_vec()).unwrap()
+}
+
+/// Every certificate of `data/proofs` with its header.
+fn certificates() -> Vec<(std::path::PathBuf, String)> {
+    certificates_in(PROOFS)
+}
+
+/// The bound of a header's root claim of `kind` (`ge` or `le`) on `board`, if it has one.
+fn root_bound(header: &str, board: &str, kind: &str) -> Option<i64> {
+    let at = format!("root {board} {kind} ");
+    let line = header.lines().find(|l| l.starts_with(&at))?;
+    line[at.len()..].parse().ok()
 }
 
 #[test]
@@ -36,7 +54,13 @@ fn the_proven_starts_name_their_tables_and_values() {
     let firsts = std::fs::read_to_string(format!("{PROOFS}/first-moves.jsonl")).unwrap();
     for (path, header) in &certs {
         assert!(header.starts_with("hoyito-certificate 1\n"), "{path:?}");
-        assert!(header.contains("tables max_seeds=24"), "{path:?}");
+        // The tables up to 24 seeds, or fewer where the start has fewer seeds.
+        assert!(
+            ["12", "24"]
+                .iter()
+                .any(|s| header.contains(&format!("tables max_seeds={s}\n"))),
+            "{path:?}"
+        );
         // The first root's position, bounded above and below by the same value.
         let first = header.lines().find(|l| l.starts_with("root ")).unwrap();
         let words: Vec<&str> = first.split(' ').collect();
@@ -51,6 +75,27 @@ fn the_proven_starts_name_their_tables_and_values() {
         let name = path.file_name().unwrap().to_str().unwrap();
         if name.ends_with("-start.cert") {
             assert_eq!(words[1], "4,4,4,4,4,4/4,4,4,4,4,4", "{path:?}");
+        } else if let Some(k) = name.find("-seeds") {
+            // A start with another seed count: the table of seed counts names it, with its
+            // value for South, and its root is that start.
+            let seeds: usize = name[k + 6..name.len() - 5].parse().unwrap();
+            assert_eq!(
+                words[1],
+                {
+                    let row = vec![seeds.to_string(); 6].join(",");
+                    format!("{row}/{row}")
+                },
+                "{name}"
+            );
+            let table = std::fs::read_to_string(format!("{PROOFS}/seed-counts.jsonl")).unwrap();
+            let row = table
+                .lines()
+                .find(|l| l.contains(&format!("data/proofs/{name}")))
+                .unwrap_or_else(|| panic!("{name} is not in seed-counts.jsonl"));
+            let v: serde_json::Value = serde_json::from_str(row).unwrap();
+            let south: i64 = bound("ge").parse().unwrap();
+            assert_eq!(v["value"].as_i64().unwrap(), south, "{name}");
+            assert_eq!(v["seeds"].as_u64().unwrap() as usize, seeds, "{name}");
         } else {
             // A first move's certificate: the table of first moves names it, with the value
             // for South (North moves after the first move, which captures nothing).
@@ -73,9 +118,82 @@ fn the_proven_starts_name_their_tables_and_values() {
 #[ignore = "needs the tables up to 24 seeds of both variants: set HOYITO_TABLES24"]
 fn the_proven_starts_are_accepted_with_their_tables() {
     let dir = std::env::var("HOYITO_TABLES24").expect("HOYITO_TABLES24 names the tables folder");
-    for (path, _) in certificates() {
+    for (path, _) in certificates().into_iter().chain(certificates_in(BOOK)) {
         let (ok, out, err) = run(&["check-proof", path.to_str().unwrap(), "--tables", &dir]);
         assert!(ok, "{path:?}: {err}");
         assert!(out.contains("accepted"), "{out}");
+    }
+}
+
+/// The opening book: every proven line names a certificate whose checksum it gives and whose
+/// root claims (or, for the position after a start's best move, the start's certificate's
+/// claims) bound the position by the book's value from both sides; `solve best` answers
+/// the book's positions from it, and searches them with `--no-book`.
+#[test]
+fn the_book_names_its_certificates() {
+    use sha2::Digest as _;
+    let text = std::fs::read_to_string(format!("{BOOK}/book.jsonl")).unwrap();
+    let mut proven = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let board = v["board"].as_str().unwrap();
+        let Some(value) = v["value"].as_i64() else {
+            continue;
+        };
+        proven += 1;
+        let cert = &v["certificate"];
+        let path = std::path::Path::new(REPO).join(cert["file"].as_str().unwrap());
+        let bytes = std::fs::read(&path).unwrap();
+        let sum: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(cert["sha256"].as_str().unwrap(), sum, "{path:?}");
+        let h = header(&path);
+        assert!(
+            h.contains(&v["rules"].as_str().unwrap().to_string()),
+            "{path:?}"
+        );
+        let south = if board.ends_with(" S") { value } else { -value };
+        match (root_bound(&h, board, "ge"), root_bound(&h, board, "le")) {
+            (Some(ge), Some(le)) => assert_eq!((ge, le), (south, south), "{board}"),
+            (ge, _) => {
+                // The position after the start's best move, which captures nothing: the
+                // start's root claims bound it from both sides.
+                assert_eq!(v["plies"], 1, "{board}: no root in {path:?}");
+                let start = "4,4,4,4,4,4/4,4,4,4,4,4 S";
+                assert_eq!(root_bound(&h, start, "ge"), Some(south), "{board}");
+                assert_eq!(root_bound(&h, start, "le"), Some(south), "{board}");
+                assert!(ge.is_none() || ge == Some(south), "{board}");
+            }
+        }
+        // `solve best` answers from the book, with the book's value and move.
+        let variant = if line.contains("variant=hoyito3") {
+            "hoyito3"
+        } else {
+            "hoyito2"
+        };
+        let (ok, out, err) = run(&["--variant", variant, "best", "--json", board]);
+        assert!(ok, "{err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(r["score"].as_i64(), Some(value), "{board}");
+        assert_eq!(r["exact"], true);
+        assert_eq!(r["move"], v["best"], "{board}");
+        assert!(
+            r["mode"].as_str().unwrap().starts_with("opening book"),
+            "{r}"
+        );
+    }
+    assert!(proven >= 2, "the book proves {proven} positions");
+    // With --no-book, or a limit, the start is searched.
+    for flags in [&["--no-book"][..], &["--depth", "2"]] {
+        let (ok, out, _) = run(&[&["best", "--json"][..], flags].concat());
+        assert!(ok);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(
+            !r["mode"].as_str().unwrap().starts_with("opening book"),
+            "{r}"
+        );
+        assert!(r["nodes"].as_u64().unwrap() > 0);
     }
 }

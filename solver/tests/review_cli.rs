@@ -177,3 +177,140 @@ fn bad_review_arguments_are_refused() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// Checks that `svg` is one `svg` element whose tags all close in order, and returns the
+/// names of its elements in order.
+fn svg_elements(svg: &str) -> Vec<String> {
+    assert!(svg.starts_with("<svg "), "{svg}");
+    assert!(svg.trim_end().ends_with("</svg>"), "{svg}");
+    let mut open: Vec<String> = Vec::new();
+    let mut names = Vec::new();
+    let mut rest = svg;
+    while let Some(at) = rest.find('<') {
+        let end = rest[at..].find('>').expect("every tag ends") + at;
+        let tag = &rest[at + 1..end];
+        assert!(!tag.contains('<'), "a tag inside a tag: {tag}");
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(open.pop().as_deref(), Some(name), "closing {name}");
+        } else {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            assert!(!name.is_empty(), "a tag without a name: {tag}");
+            names.push(name.clone());
+            if !tag.ends_with('/') {
+                open.push(name);
+            }
+        }
+        // Text between tags holds no raw markup characters.
+        rest = &rest[end + 1..];
+        let text_end = rest.find('<').unwrap_or(rest.len());
+        assert!(!rest[..text_end].contains('>'), "raw > in text");
+        if open.is_empty() {
+            assert!(rest.trim().is_empty(), "text after the svg element: {rest}");
+        }
+    }
+    assert!(open.is_empty(), "unclosed: {open:?}");
+    names
+}
+
+#[test]
+fn the_value_graph_as_svg_has_a_point_a_ply_and_marks_the_blunder() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("game.txt");
+    let svg = dir.path().join("graph.svg");
+    // North to move blunders with 5 (as in the test above); South's engine answers.
+    let pos = "1,0,0,3,0,0/0,2,0,0,1,1 N";
+    play(
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "human",
+            "--level",
+            "3",
+            "--record",
+            rec.to_str().unwrap(),
+            pos,
+        ],
+        "5\nquit\n",
+    );
+    let v = review(&rec, &["--exact", "--svg", svg.to_str().unwrap()]);
+    assert_eq!(v["svg"], svg.to_str().unwrap());
+    let plies = v["plies"].as_array().unwrap();
+    assert!(plies.len() >= 2);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let names = svg_elements(&text);
+    assert_eq!(names[0], "svg");
+    assert_eq!(names.iter().filter(|n| *n == "polyline").count(), 1);
+    // One point a ply, in order, each with its class and proof, and its value for South.
+    let points: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("<circle class=\"ply "))
+        .collect();
+    assert_eq!(points.len(), plies.len(), "{text}");
+    for (line, p) in points.iter().zip(plies) {
+        let class = p["class"].as_str().unwrap();
+        assert!(line.contains(&format!("\"ply {class} exact\"")), "{line}");
+        let mover = p["value"].as_i64().unwrap();
+        let south = if p["side"] == "South" { mover } else { -mover };
+        let title = format!(
+            "<title>ply {} {}: {south:+} for South",
+            p["ply"],
+            p["token"].as_str().unwrap()
+        );
+        assert!(line.contains(&title), "{line} lacks {title}");
+    }
+    assert!(points[0].contains("\"ply blunder exact\""), "{}", points[0]);
+    // The polyline has one vertex a ply.
+    let poly = text.lines().find(|l| l.starts_with("<polyline")).unwrap();
+    let inside = poly
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(inside.split_whitespace().count(), plies.len());
+    // The text report says where the graph went.
+    let out = ok(&[
+        "review",
+        rec.to_str().unwrap(),
+        "--exact",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains(&format!("value graph written to {}", svg.display())),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bad_svg_path_is_refused_before_the_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.txt");
+    std::fs::write(&rec, "S3 N1x4 *\n").unwrap();
+    let r = rec.to_str().unwrap();
+    let missing = dir.path().join("no/such/folder/g.svg");
+    let folder = dir.path().to_str().unwrap();
+    for (args, what) in [
+        (
+            vec!["review", r, "--svg", missing.to_str().unwrap()],
+            "does not exist",
+        ),
+        (vec!["review", r, "--svg", folder], "is a folder"),
+        (vec!["review", r, "--svg", ""], "a value is required"),
+    ] {
+        let (success, out, err) = run(&args);
+        assert!(!success, "{args:?} should fail");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.contains(what) && err.contains("--svg"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert!(!missing.exists());
+}

@@ -291,6 +291,7 @@ pub fn extract<const W: usize>(
         (a.position, a.kind, a.bound, a.rank).cmp(&(b.position, b.kind, b.bound, b.rank))
     });
     let mut kept = vec![false; record.len()];
+    let mut holes: Vec<u8> = record.iter().map(|c| c.hole).collect();
     let mut stack = Vec::new();
     // Justifies a required claim; a claim newly kept goes on the stack.
     let need = |kept: &mut Vec<bool>,
@@ -320,7 +321,9 @@ pub fn extract<const W: usize>(
         need(&mut kept, &mut stack, &p, r.kind, r.bound, None)?;
     }
     while let Some(i) = stack.pop() {
-        let c = record[i];
+        let mut c = record[i];
+        c.hole = canonical_move(rules, &record, probe, &c)?;
+        holes[i] = c.hole;
         for (q, bound) in successors(rules, &c)? {
             match q {
                 None if c.kind.holds(bound, 0) => {}
@@ -339,7 +342,8 @@ pub fn extract<const W: usize>(
     let mut out: Vec<Claim<W>> = record
         .into_iter()
         .zip(kept)
-        .filter_map(|(c, k)| k.then_some(c))
+        .zip(holes)
+        .filter_map(|((c, k), hole)| k.then_some(Claim { hole, ..c }))
         .collect();
     let holes = rules.holes();
     out.sort_by_cached_key(|c| {
@@ -348,6 +352,53 @@ pub fn extract<const W: usize>(
         b
     });
     Ok(out)
+}
+
+/// The move the certificate gives claim `c` when its proving side moves (else its own hole,
+/// unused): of the moves whose successor is justified (a game end that meets the claim, a
+/// trivial bound, the tables, or a claim of the record, of lower rank when `c` is finite),
+/// the one whose justification has the lowest rank (a settled one before any claim), the
+/// lowest hole among equals. The choice depends only on the record's claims and ranks, not
+/// on the move each proof happened to record, so that a run stopped and resumed writes the
+/// same certificate as one that was not.
+fn canonical_move<const W: usize>(
+    rules: &Rules,
+    record: &[Claim<W>],
+    probe: Option<&dyn Probe<W>>,
+    c: &Claim<W>,
+) -> Result<u8, CertificateError> {
+    let p = &c.position;
+    let mover = p.side_to_move();
+    if !p.is_live() || mover != c.kind.prover() {
+        return Ok(c.hole);
+    }
+    let list = p.moves(rules);
+    let mut best: Option<(u64, u8)> = None;
+    for m in list.children() {
+        let g = if mover == Side::South {
+            m.gain as i32
+        } else {
+            -(m.gain as i32)
+        };
+        let bound = c.bound - g;
+        let key = if m.ended_game {
+            c.kind.holds(bound, 0).then_some(0)
+        } else {
+            let q = m.position.with_captured(0, 0);
+            match support(record, probe, &q, c.kind, bound, Some(c.rank)) {
+                Ok(Support::Settled) => Some(0),
+                Ok(Support::Claim(j)) => Some(record[j].rank + 1),
+                Err(_) => None,
+            }
+        };
+        if let Some(k) = key {
+            if best.is_none() || Some((k, m.mv.0)) < best {
+                best = Some((k, m.mv.0));
+            }
+        }
+    }
+    // No move found: keep the recorded one, whose check reports what is wrong.
+    Ok(best.map_or(c.hole, |(_, h)| h))
 }
 
 /// The successors a checker looks at for claim `c`, each with the bound it requires (same

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hoyito_rules::{Move, Position, Probe, Rules};
 
@@ -31,6 +31,31 @@ pub struct Searcher<const W: usize> {
     probe: Option<Box<dyn Probe<W>>>,
     retro: Mutex<Retro<W>>,
     prover: Mutex<Prover<W>>,
+}
+
+/// How often the relay of [`relay_stop`] looks at the stop signal.
+const RELAY_PERIOD: Duration = Duration::from_millis(5);
+
+/// Runs `work` while a thread passes `stop` on to `to` (within [`RELAY_PERIOD`]). The
+/// prover's components solved whole check a flag of their own, which outlives the stop
+/// signal a caller lends to one search; the relay ends with `work`.
+fn relay_stop<R>(stop: &AtomicBool, to: &AtomicBool, work: impl FnOnce() -> R) -> R {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let relay = s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    to.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::park_timeout(RELAY_PERIOD);
+            }
+        });
+        let r = work();
+        done.store(true, Ordering::Relaxed);
+        relay.thread().unpark();
+        r
+    })
 }
 
 /// Most positions in one component that exact mode solves by retrograde analysis (about
@@ -277,7 +302,8 @@ impl<const W: usize> Searcher<W> {
         let mut prover = self.prover.lock().unwrap_or_else(|e| e.into_inner());
         prover.start(budget.deadline);
         let work0 = prover.work();
-        let result = match prover.value(probe, &budget, root) {
+        let retro_stop = prover.retro_stop();
+        let result = match relay_stop(stop, &retro_stop, || prover.value(probe, &budget, root)) {
             Ok(v) => {
                 let rules = self.rules;
                 // The line of moves that keep the value, captures first. The first move is
@@ -289,18 +315,20 @@ impl<const W: usize> Searcher<W> {
                     node_limit: (2 * prover.explored()).max(LINE_NODES),
                     ..budget
                 };
-                let pv = walk(&rules, root, |moves, p| {
-                    let b = if moves.is_empty() { &budget } else { &line };
-                    let Ok(v) = prover.value(probe, b, p) else {
-                        return Some(None);
-                    };
-                    Some(
-                        prover
-                            .keeping_move(probe, b, p, v)
-                            .ok()
-                            .flatten()
-                            .map(|c| c.mv),
-                    )
+                let pv = relay_stop(stop, &retro_stop, || {
+                    walk(&rules, root, |moves, p| {
+                        let b = if moves.is_empty() { &budget } else { &line };
+                        let Ok(v) = prover.value(probe, b, p) else {
+                            return Some(None);
+                        };
+                        Some(
+                            prover
+                                .keeping_move(probe, b, p, v)
+                                .ok()
+                                .flatten()
+                                .map(|c| c.mv),
+                        )
+                    })
                 })
                 .unwrap_or_default();
                 match pv.first() {

@@ -147,7 +147,14 @@ impl<const W: usize> Prover<W> {
     pub fn start(&mut self, deadline: Option<Instant>) {
         self.base = self.expanded;
         self.retro.deadline = deadline;
+        self.retro.stop.store(false, Ordering::Relaxed);
         self.retro.stopped = false;
+    }
+
+    /// The flag that makes a component being solved whole give up (cleared by `start`): a
+    /// search that can be stopped from outside sets it when its own stop signal is set.
+    pub fn retro_stop(&self) -> std::sync::Arc<AtomicBool> {
+        self.retro.stop.clone()
     }
 
     /// Positions explored by threshold proofs since the search started.
@@ -212,27 +219,28 @@ impl<const W: usize> Prover<W> {
         } else {
             -1
         };
-        let mut last = None;
+        // First the guess, else 0 (where most values lie), then the threshold next to what
+        // is proven: up from the lower bound once it reaches the guess, down from the upper
+        // bound once it falls below. A value of 0 takes two proofs, one k steps away k + 1.
+        // (A guess from a depth-4 search was measured no better.) The threshold depends only
+        // on the bounds known, so a run resumed from its record asks what an unstopped run
+        // would have asked next.
+        let g = guess.unwrap_or(0);
         loop {
             let (lo, hi) = self.known(probe, p);
             if lo >= hi {
                 return Ok(sign * lo);
             }
-            // First 0, where most values lie, then the threshold next to what the last answer
-            // proved: a value of 0 takes two proofs, one k steps away k + 1. (A guess from a
-            // depth-4 search was measured no better.)
-            let t = match last {
-                None if guess.is_some_and(|g| lo < g && g <= hi) => guess.unwrap_or(0),
-                None if lo < 0 && 0 <= hi => 0,
-                None | Some(true) => lo + 1,
-                Some(false) => hi,
+            let t = if lo < g && g <= hi {
+                g
+            } else if g <= lo {
+                lo + 1
+            } else {
+                hi
             };
-            match self.south_at_least(probe, budget, p, t) {
-                Ok(b) => last = Some(b),
-                Err(Stopped) => {
-                    let (lo, hi) = self.known(probe, p);
-                    return Err(if sign == 1 { (lo, hi) } else { (-hi, -lo) });
-                }
+            if let Err(Stopped) = self.south_at_least(probe, budget, p, t) {
+                let (lo, hi) = self.known(probe, p);
+                return Err(if sign == 1 { (lo, hi) } else { (-hi, -lo) });
             }
         }
     }
@@ -328,7 +336,7 @@ impl<const W: usize> Prover<W> {
                 done += 1;
                 queue.extend(before as u32..proof.nodes.len() as u32);
             }
-            match proof.decide() {
+            match proof.decide(budget)? {
                 Some(won) => {
                     if let Some(r) = &mut self.recorder {
                         r.record(proof.claims());
@@ -407,43 +415,17 @@ impl<const W: usize> Prover<W> {
         }
         // Biggest captures first: the likeliest good exit for the mover.
         exits[..ne].sort_by_key(|e| -e.2);
-        // The exits' worth, cheap answers first, then proofs until the node is decided.
+        // The exits' worth in that order, each from what is known or else by a proof, until
+        // one is good for the mover. Always the first good exit in this order, whatever was
+        // known before: a run resumed from its record (which knows more, earlier) then runs
+        // the same proofs as one that was not stopped, and records the same claims.
         let want = attacker; // the mover looks for an exit good for itself
-        let mut open = [false; 12];
-        for k in 0..ne {
-            let good = match exits[k] {
-                (s, None, _, _) => Some(proof.good(s)),
-                (t, Some(q), _, _) => {
-                    let (lo, hi) = self.known(probe, &q);
-                    if lo >= t {
-                        Some(proof.good_if_at_least(true))
-                    } else if hi < t {
-                        Some(proof.good_if_at_least(false))
-                    } else {
-                        None
-                    }
-                }
+        for &(t, q, _, hole) in &exits[..ne] {
+            let good = match q {
+                None => proof.good(t),
+                Some(q) => proof.good_if_at_least(self.south_at_least(probe, budget, &q, t)?),
             };
-            match good {
-                Some(gd) if gd == want => {
-                    let node = &mut proof.nodes[id as usize];
-                    node.state = if want { State::Won } else { State::Lost };
-                    node.exit = exits[k].3;
-                    return Ok(());
-                }
-                Some(_) => {}
-                None => open[k] = true,
-            }
-        }
-        for k in 0..ne {
-            if !open[k] {
-                continue;
-            }
-            let (t, Some(q), _, hole) = exits[k] else {
-                continue;
-            };
-            let b = self.south_at_least(probe, budget, &q, t)?;
-            if proof.good_if_at_least(b) == want {
+            if good == want {
                 let node = &mut proof.nodes[id as usize];
                 node.state = if want { State::Won } else { State::Lost };
                 node.exit = hole;
@@ -508,7 +490,7 @@ fn align<const W: usize>(p: &Position<W>, t: i32) -> i32 {
 
 impl Budget<'_> {
     fn check(&self, nodes: u64) -> Result<(), Stopped> {
-        if nodes >= self.node_limit
+        if (nodes > 0 && nodes >= self.node_limit)
             || self.stop.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
@@ -671,10 +653,15 @@ impl<const W: usize> Proof<W> {
 
     /// Decides the root if the graph explored so far is enough: `Some(true)` when the
     /// attacker wins. Also fills `won` for every node decided.
-    fn decide(&mut self) -> Option<bool> {
+    /// Each of its passes over the graph ends with a look at `budget`'s stop and deadline
+    /// (not its node limit), so that a stop waits for one pass at most.
+    fn decide(&mut self, budget: &Budget<'_>) -> Result<Option<bool>, Stopped> {
         let (preds, start) = self.predecessors();
+        budget.check(0)?;
         let sure = self.attractor(&preds, &start, false);
+        budget.check(0)?;
         let hope = self.attractor(&preds, &start, true);
+        budget.check(0)?;
         self.won = sure
             .iter()
             .zip(&hope)
@@ -689,7 +676,7 @@ impl<const W: usize> Proof<W> {
             })
             .collect();
         self.order = sure;
-        self.won[0]
+        Ok(self.won[0])
     }
 
     /// The claims this proof decided (after `decide` decided the root), for a certificate

@@ -15,6 +15,8 @@
 //! A component larger than the cap is not solved (`None`); the search then works without it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use hoyito_rules::{Position, Rules, Side};
@@ -30,7 +32,10 @@ pub(crate) struct Retro<const W: usize> {
     pub cap: usize,
     /// When to give up a component (not remembered as too large: a later call may finish).
     pub deadline: Option<Instant>,
-    /// Whether the last call gave up at the deadline.
+    /// Set from any thread to give up the component being solved, as at the deadline (its
+    /// own flag: the search's stop signal is borrowed for one search only, see `driver.rs`).
+    pub stop: Arc<AtomicBool>,
+    /// Whether the last call gave up at the deadline or on `stop`.
     pub stopped: bool,
 }
 
@@ -52,6 +57,7 @@ impl<const W: usize> Retro<W> {
             failed: HashMap::with_hasher(ahash::RandomState::with_seeds(5, 6, 7, 8)),
             cap,
             deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
         }
     }
@@ -62,7 +68,7 @@ impl<const W: usize> Retro<W> {
     }
 
     /// The exact value of `p` for its side to move, solving its component if needed;
-    /// `None` when a component on the way is larger than the cap.
+    /// `None` when a component on the way is larger than the cap, or on a stop (`stopped`).
     pub fn value(&mut self, p: &Position<W>) -> Option<i32> {
         if p.seeds_on_board() <= 4 {
             return Some(0);
@@ -85,10 +91,14 @@ impl<const W: usize> Retro<W> {
     }
 
     /// Solves the component of `root`: explores it, then finds every node's value by
-    /// attractors, threshold by threshold. `None` when it is larger than the cap.
+    /// attractors, threshold by threshold. `None` when it is larger than the cap, or on a
+    /// stop (`stopped`).
     fn solve(&mut self, root: &Position<W>) -> Option<()> {
         let (positions, nodes) = self.explore(root)?;
-        let values = south_values(&nodes);
+        let Some(values) = south_values(&nodes, || self.must_stop()) else {
+            self.stopped = true;
+            return None;
+        };
         for (k, p) in positions.iter().enumerate() {
             let v = if nodes[k].south {
                 values[k]
@@ -98,6 +108,11 @@ impl<const W: usize> Retro<W> {
             self.values.insert(p.board_key(), v);
         }
         Some(())
+    }
+
+    /// Whether the solve must give up now: past the deadline, or told to stop.
+    fn must_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The positions of the component of `root` (found breadth first, `root` first) and
@@ -110,7 +125,9 @@ impl<const W: usize> Retro<W> {
         index.insert(root.board_key(), 0);
         let mut i = 0;
         while i < positions.len() {
-            if i & 4095 == 4095 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            // The flag costs nothing to read: every position (small components never
+            // reach a 4096th); the clock every 4096.
+            if self.stop.load(Ordering::Relaxed) || (i & 4095 == 4095 && self.must_stop()) {
                 self.stopped = true;
                 return None;
             }
@@ -177,8 +194,9 @@ impl<const W: usize> Retro<W> {
 }
 
 /// The value for South of every node of a component: the largest threshold `t` South
-/// reaches (the smallest always is), each threshold decided by an attractor.
-fn south_values(nodes: &[Node]) -> Vec<i16> {
+/// reaches (the smallest always is), each threshold decided by an attractor; `None` when
+/// `must_stop` says so between two thresholds.
+fn south_values(nodes: &[Node], must_stop: impl Fn() -> bool) -> Option<Vec<i16>> {
     let preds = Predecessors::of(nodes);
     let mut thresholds: Vec<i16> = nodes.iter().flat_map(|n| n.exits.iter().copied()).collect();
     thresholds.push(0);
@@ -192,6 +210,9 @@ fn south_values(nodes: &[Node]) -> Vec<i16> {
         queue: Vec::with_capacity(n),
     };
     for &t in &thresholds[1..] {
+        if must_stop() {
+            return None;
+        }
         let p_south = t > 0;
         attractor.compute(nodes, &preds, t);
         for (k, v) in value.iter_mut().enumerate() {
@@ -201,7 +222,7 @@ fn south_values(nodes: &[Node]) -> Vec<i16> {
             }
         }
     }
-    value
+    Some(value)
 }
 
 /// The predecessors of every node, with multiplicity (a node counts each of its edges):
@@ -291,5 +312,30 @@ impl Attractor {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoyito_rules::Position6;
+
+    #[test]
+    fn a_stop_gives_up_a_component_without_marking_it_too_large() {
+        let rules = Rules::default();
+        let p = Position6::parse(&rules, "2,1,1,0,0,0/1,1,1,1,0,0 S 20-20").unwrap();
+        let expected = Retro::new(rules, 1 << 20).value(&p);
+        assert!(expected.is_some());
+
+        let mut retro = Retro::new(rules, 1 << 20);
+        retro.stop.store(true, Ordering::Relaxed);
+        assert_eq!(retro.value(&p), None);
+        assert!(retro.stopped);
+        assert_eq!(retro.len(), 0);
+        // Not remembered as too large: once the flag is cleared, the same call solves it.
+        retro.stop.store(false, Ordering::Relaxed);
+        assert_eq!(retro.value(&p), expected);
+        assert!(!retro.stopped);
+        assert!(retro.len() > 0);
     }
 }

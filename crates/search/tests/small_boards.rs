@@ -447,6 +447,95 @@ fn check_stopped_and_resumed(rules: Rules, roots: &[Root<2>], want: &HashMap<Key
     }
 }
 
+/// A record that raises `stop` once it holds `after` bytes: a run stopped after a given
+/// number of finished proofs, at a point that does not depend on timing.
+struct StopAfter {
+    record: Shared,
+    after: usize,
+    stop: Arc<AtomicBool>,
+}
+
+impl Write for StopAfter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.record.write(buf)?;
+        if self.record.0.lock().unwrap().len() >= self.after {
+            self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A run stopped at several points (the whole run ends there, as on Ctrl-C or a time
+/// limit) and resumed from its record writes, byte for byte, the record of a run that was
+/// not stopped, so both give the same certificate.
+fn check_resumed_record_is_the_same(rules: Rules, sample: usize) {
+    let all = reachable(&rules);
+    let step = (all.len() / sample).max(1);
+    let positions: Vec<Position6> = all.iter().step_by(step).copied().collect();
+    let go = AtomicBool::new(false);
+    let whole = Shared::default();
+    let mut prove = Prove::<2>::new(rules, None);
+    prove.record(Recorder::new(Box::new(whole.clone()), 1));
+    for p in &positions {
+        prove.value(p, None, &go, None).unwrap();
+    }
+    prove.finish().unwrap();
+    let whole = whole.0.lock().unwrap().clone();
+    let mut stopped = 0;
+    for cut in [whole.len() / 7, whole.len() / 3, whole.len() * 3 / 4] {
+        let record = Shared::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut first = Prove::<2>::new(rules, None);
+        first.record(Recorder::new(
+            Box::new(StopAfter {
+                record: record.clone(),
+                after: cut,
+                stop: Arc::clone(&stop),
+            }),
+            1,
+        ));
+        for p in &positions {
+            if first.value(p, None, &stop, None).is_err() {
+                stopped += 1;
+                break;
+            }
+        }
+        first.finish().unwrap();
+        let bytes = record.0.lock().unwrap().clone();
+        let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
+        let next = claims
+            .iter()
+            .map(|c| (c.rank >> 32) as u32)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        let mut second = Prove::<2>::new(rules, None);
+        second.learn(&claims);
+        second.record(Recorder::new(Box::new(record.clone()), next));
+        for p in &positions {
+            second.value(p, None, &go, None).unwrap();
+        }
+        second.finish().unwrap();
+        let resumed = record.0.lock().unwrap().clone();
+        let first_diff = resumed.iter().zip(&whole).position(|(a, b)| a != b);
+        assert!(
+            resumed == whole,
+            "{rules}: cut at {cut} of {} bytes: the resumed record differs ({} bytes, first at {first_diff:?}, stop read at {})",
+            whole.len(), resumed.len(), bytes.len()
+        );
+    }
+    assert!(stopped > 0, "{rules}: no run stopped");
+}
+
+#[test]
+fn a_resumed_run_records_what_an_unstopped_one_does() {
+    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito3, 4, 2), 60);
+}
+
 fn rules(variant: Variant, holes: usize, seeds: usize) -> Rules {
     Rules::new(variant, holes, seeds, LastFour::Capturer, CaptureSide::Any).unwrap()
 }

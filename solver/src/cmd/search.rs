@@ -234,6 +234,9 @@ fn best_sized<const W: usize>(
     let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
+    if let Some(report) = from_book(rules, &p, a) {
+        return Ok(report);
+    }
     // The transposition table is allocated first: that takes time too.
     let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
     let mut tables = best_tables(rules, a, seeds)?;
@@ -359,6 +362,40 @@ impl hoyito_tables::Progress for Until {
     fn stopped(&self) -> bool {
         self.0.is_some_and(|d| Instant::now() >= d)
     }
+}
+
+/// The answer of the opening book, when it holds `p` and `best` was given no limit (or
+/// `--exact`), no `--all-moves` and no `--no-book`.
+fn from_book<const W: usize>(rules: &Rules, p: &Position<W>, a: &BestArgs) -> Option<BestReport> {
+    let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
+    if a.no_book || a.all_moves || limited {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    let e = crate::book::lookup(rules, p)?;
+    Some(BestReport {
+        position: p.to_string(),
+        mode: format!(
+            "opening book: proven, certificate {} (solve check-proof)",
+            e.certificate
+        ),
+        threads: 1,
+        repeatable: true,
+        tables_max_seeds: 0,
+        tables_built_ms: None,
+        best: e.best,
+        score: e.value,
+        exact: true,
+        bounds: [e.value, e.value],
+        depth: 0,
+        pv: e.best.into_iter().collect(),
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        stopped: false,
+        moves: None,
+        side: p.side_to_move(),
+        seeds_on_board: p.seeds_on_board() as i32,
+    })
 }
 
 /// One position of a bench suite.
@@ -569,6 +606,8 @@ struct Player {
     mobility: i32,
     /// Depth per move; `None` under a time limit.
     depth: Option<u32>,
+    /// Search threads.
+    threads: usize,
 }
 
 impl Player {
@@ -950,6 +989,7 @@ fn match_sized<const W: usize>(
             .time_ms
             .is_none()
             .then(|| a.a_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
+        threads: search_threads(Some(a.a_threads)).context("--a-threads")?,
     };
     let player_b = Player {
         row: a.b_row,
@@ -958,10 +998,11 @@ fn match_sized<const W: usize>(
             .time_ms
             .is_none()
             .then(|| a.b_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
+        threads: search_threads(Some(a.b_threads)).context("--b-threads")?,
     };
     let (limits_a, limits_b) = (player_a.limits(a), player_b.limits(a));
     let config = |p: &Player| Config {
-        threads: 1,
+        threads: p.threads,
         hash_mb: a.hash_mb,
         table: TableKind::Atomic,
         eval: Eval {
@@ -983,12 +1024,12 @@ fn match_sized<const W: usize>(
         let mut ca = a
             .a_cmd
             .as_deref()
-            .map(|c| Client::start(c, rules, a.hash_mb))
+            .map(|c| Client::start(c, rules, a.hash_mb, player_a.threads))
             .transpose()?;
         let mut cb = a
             .b_cmd
             .as_deref()
-            .map(|c| Client::start(c, rules, a.hash_mb))
+            .map(|c| Client::start(c, rules, a.hash_mb, player_b.threads))
             .transpose()?;
         let mut game = |a_south: bool| -> Result<Played> {
             let seat_a = match ca.as_mut() {
@@ -1009,15 +1050,24 @@ fn match_sized<const W: usize>(
         // A plays South, then North.
         let mut first = game(true)?;
         let second = game(false)?;
-        let name = |p: &Player, cmd: &Option<String>| match (cmd, p.depth) {
-            (Some(c), _) => c.clone(),
-            (None, Some(d)) => format!("engine depth {d} row {} mobility {}", p.row, p.mobility),
-            (None, None) => format!(
-                "engine {} ms row {} mobility {}",
-                a.time_ms.unwrap_or(0),
-                p.row,
-                p.mobility
-            ),
+        let name = |p: &Player, cmd: &Option<String>| {
+            let threads = match p.threads {
+                1 => String::new(),
+                n => format!(" threads {n}"),
+            };
+            match (cmd, p.depth) {
+                (Some(c), _) => format!("{c}{threads}"),
+                (None, Some(d)) => format!(
+                    "engine depth {d} row {} mobility {}{threads}",
+                    p.row, p.mobility
+                ),
+                (None, None) => format!(
+                    "engine {} ms row {} mobility {}{threads}",
+                    a.time_ms.unwrap_or(0),
+                    p.row,
+                    p.mobility
+                ),
+            }
         };
         let (na, nb) = (name(&player_a, &a.a_cmd), name(&player_b, &a.b_cmd));
         let mut records = Vec::new();

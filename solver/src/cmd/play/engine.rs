@@ -1,6 +1,7 @@
 //! The computer players of `solve play`: the engine at a level (or a fixed search), the
 //! random player, and the analysis behind `hint`, `analyse` and `eval`.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -45,15 +46,26 @@ const LEVEL5_TIME_MS: u64 = 3000;
 /// quick.
 const ANALYSIS_DEPTH: u32 = 10;
 
-/// The engine of one game: a searcher that plays and one that analyses for the person
-/// (with the tables at every level).
+/// The engine of one game: a searcher for each strength that plays (the two sides may
+/// play at different strengths) and one that analyses for the person (with the tables at
+/// every level).
 pub struct Engine<const W: usize> {
-    player: Searcher<W>,
+    rules: Rules,
+    config: Config,
+    tables: Option<Arc<Tables>>,
+    /// The players met so far, by strength (made at their first move).
+    players: Vec<(Strength, Player<W>)>,
     analyst: Searcher<W>,
+    /// The strength whose searches the analysis follows (`--level`, `--depth`, ...).
     strength: Strength,
-    /// Seeds on the board up to which the player's tables answer (0 without tables).
-    table_seeds: u32,
     rng: Rng,
+}
+
+/// The searcher of one strength.
+struct Player<const W: usize> {
+    searcher: Searcher<W>,
+    /// Seeds on the board up to which its tables answer (0 without tables).
+    table_seeds: u32,
 }
 
 /// A move the engine chose and what it knew.
@@ -65,7 +77,7 @@ pub struct Choice {
 }
 
 impl<const W: usize> Engine<W> {
-    /// An engine for `rules`.
+    /// An engine for `rules` whose analysis for the person follows `strength`.
     pub fn new(
         rules: Rules,
         strength: Strength,
@@ -79,23 +91,45 @@ impl<const W: usize> Engine<W> {
             hash_mb,
             ..Config::default()
         };
-        let mut player = Searcher::<W>::new(rules, config);
+        let tables = tables.filter(|t| t.max_seeds() > 0);
         let mut analyst = Searcher::<W>::new(rules, config);
-        let mut table_seeds = 0;
-        if let Some(t) = tables.filter(|t| t.max_seeds() > 0) {
-            // The two lowest levels play without the tables.
-            if !matches!(strength, Strength::Level(1 | 2)) {
-                table_seeds = t.max_seeds() as u32;
-                player = player.with_probe(Box::new(Arc::clone(&t)));
-            }
-            analyst = analyst.with_probe(Box::new(t));
+        if let Some(t) = &tables {
+            analyst = analyst.with_probe(Box::new(Arc::clone(t)));
         }
         Engine {
-            player,
+            rules,
+            config,
+            tables,
+            players: Vec::new(),
             analyst,
             strength,
-            table_seeds,
             rng: Rng(seed),
+        }
+    }
+
+    /// The index in `players` of the player of `strength`, made at its first use.
+    fn player(&mut self, strength: Strength) -> usize {
+        match self.players.iter().position(|(s, _)| *s == strength) {
+            Some(at) => at,
+            None => {
+                let mut searcher = Searcher::<W>::new(self.rules, self.config);
+                let mut table_seeds = 0;
+                // The two lowest levels play without the tables.
+                if let Some(t) = self
+                    .tables
+                    .as_ref()
+                    .filter(|_| !matches!(strength, Strength::Level(1 | 2)))
+                {
+                    table_seeds = t.max_seeds() as u32;
+                    searcher = searcher.with_probe(Box::new(Arc::clone(t)));
+                }
+                let player = Player {
+                    searcher,
+                    table_seeds,
+                };
+                self.players.push((strength, player));
+                self.players.len() - 1
+            }
         }
     }
 
@@ -104,14 +138,14 @@ impl<const W: usize> Engine<W> {
         &mut self.rng
     }
 
-    /// The limits and the random margin of the engine's move in `p`: levels 1 and 2 search 2
-    /// and 4 plies and pick at random among the moves within 8 and 4 seeds of the best;
-    /// levels 3 and 4 search 6 and 10 plies, exactly inside the tables (level 4 also where
-    /// an exact search is quick); level 5 searches exactly where that is quick (tables or a
-    /// small component), else for 3 s.
-    fn level_limits(&self, p: &Position<W>) -> (Limits, i32) {
-        let in_tables = p.seeds_on_board() <= self.table_seeds;
-        match self.strength {
+    /// The limits and the random margin of a move in `p` at `strength`: levels 1 and 2
+    /// search 2 and 4 plies and pick at random among the moves within 8 and 4 seeds of the
+    /// best; levels 3 and 4 search 6 and 10 plies, exactly inside the tables (level 4 also
+    /// where an exact search is quick); level 5 searches exactly where that is quick (tables
+    /// or a small component), else for 3 s.
+    fn level_limits(player: &Player<W>, strength: Strength, p: &Position<W>) -> (Limits, i32) {
+        let in_tables = p.seeds_on_board() <= player.table_seeds;
+        match strength {
             Strength::Depth(d) => (Limits::depth(d), 0),
             Strength::TimeMs(t) => (Limits::time_ms(t), 0),
             Strength::Exact => (Limits::exact(), 0),
@@ -120,7 +154,7 @@ impl<const W: usize> Engine<W> {
                 let exact = match l {
                     1 | 2 => false,
                     3 => in_tables,
-                    _ => in_tables || self.player.exact_is_quick(p),
+                    _ => in_tables || player.searcher.exact_is_quick(p),
                 };
                 if exact {
                     (Limits::exact(), 0)
@@ -133,15 +167,35 @@ impl<const W: usize> Engine<W> {
         }
     }
 
-    /// The engine's move in `p` (`None` when the side to move has none).
-    pub fn choose(&mut self, rules: &Rules, p: &Position<W>) -> Option<Choice> {
+    /// Whether the search of `p` at `strength` may take long enough that a person wants to
+    /// stop it: a search by time, or an exact search that is not quick.
+    pub fn may_take_long(&mut self, strength: Strength, p: &Position<W>) -> bool {
+        let at = self.player(strength);
+        let player = &self.players[at].1;
+        let (limits, _) = Self::level_limits(player, strength, p);
+        limits.time.is_some() || (limits.is_exact() && !player.searcher.exact_is_quick(p))
+    }
+
+    /// The move in `p` at `strength` (`None` when the side to move has none). Setting
+    /// `stop` makes it move now: the move of the last finished iteration, or of the bounds
+    /// proven so far (the shallow searches of levels 1 and 2 do not heed it).
+    pub fn choose(
+        &mut self,
+        rules: &Rules,
+        p: &Position<W>,
+        strength: Strength,
+        stop: &AtomicBool,
+    ) -> Option<Choice> {
         let start = Instant::now();
-        let (limits, margin) = self.level_limits(p);
+        let at = self.player(strength);
+        let player = &self.players[at].1;
+        let (limits, margin) = Self::level_limits(player, strength, p);
+        let searcher = &player.searcher;
         // Each move from a clean table, so that a position gets the same move whatever came
         // before it (undo, hints, other games).
-        self.player.clear();
+        searcher.clear();
         let (mv, value, exact, best) = if margin > 0 {
-            let scored = self.player.analyse_moves(p, &limits);
+            let scored = searcher.analyse_moves(p, &limits);
             let top = scored.iter().map(|&(_, v, _)| v).max()?;
             let best = scored
                 .iter()
@@ -155,7 +209,7 @@ impl<const W: usize> Engine<W> {
             let mv = near[self.rng.below(near.len())];
             (mv, top, false, best)
         } else {
-            let r = self.player.search(p, &limits);
+            let r = searcher.search_controlled(p, &limits, stop, &|_| {});
             let mv = match r.best {
                 Some(m) => m,
                 None => p.moves(rules).children().first()?.mv,

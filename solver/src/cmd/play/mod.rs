@@ -11,6 +11,7 @@ mod session;
 use std::fmt;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context as _, Result};
@@ -203,8 +204,47 @@ fn set_pending(path: &Path, text: String) {
     *p = Some((path.to_path_buf(), text));
 }
 
-/// On Ctrl-C, writes the game so far (unfinished) and exits.
+/// The stop signal of the engine's search (the search sets it too, at a time limit).
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether the engine is thinking (Ctrl-C then makes it move instead of quitting).
+static THINKING: AtomicBool = AtomicBool::new(false);
+
+/// Whether the person asked the engine to move now during this think (Ctrl-C or `stop`).
+static ASKED: AtomicBool = AtomicBool::new(false);
+
+/// The engine starts to think: the stop signal of its search, which Ctrl-C and `stop` set
+/// from now on.
+fn thinking_begins() -> &'static AtomicBool {
+    STOP.store(false, Ordering::SeqCst);
+    ASKED.store(false, Ordering::SeqCst);
+    THINKING.store(true, Ordering::SeqCst);
+    &STOP
+}
+
+/// Asks the thinking engine to move now; false when it was asked already in this think.
+fn ask_to_move() -> bool {
+    if ASKED.swap(true, Ordering::SeqCst) {
+        return false;
+    }
+    STOP.store(true, Ordering::SeqCst);
+    true
+}
+
+/// The engine has moved: Ctrl-C quits again. Whether the person asked it to move.
+fn thinking_ends() -> bool {
+    THINKING.store(false, Ordering::SeqCst);
+    ASKED.load(Ordering::SeqCst)
+}
+
+/// On Ctrl-C: while the engine thinks, the first makes it move now; otherwise (at the
+/// prompt, or a second Ctrl-C in the same think) writes the game so far (unfinished) and
+/// exits.
 fn on_interrupt() {
+    if THINKING.load(Ordering::SeqCst) && ask_to_move() {
+        eprintln!("\nstop: the engine moves now (Ctrl-C again to quit)");
+        return;
+    }
     let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner()).clone();
     match pending {
         Some((path, text)) => match std::fs::write(&path, text) {
@@ -296,9 +336,26 @@ pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
         (_, _, _, true) => Strength::Exact,
         (l, ..) => Strength::Level(l.unwrap_or(3)),
     };
-    let seat = |p: PlayerArg, offset: u64| match p {
+    let sides = [
+        (
+            "south",
+            a.south,
+            side_strength("south", a.south_level, a.south_depth, a.south_time_ms)?,
+        ),
+        (
+            "north",
+            a.north,
+            side_strength("north", a.north_level, a.north_depth, a.north_time_ms)?,
+        ),
+    ];
+    for (name, player, own) in sides {
+        if own.is_some() && player != PlayerArg::Engine {
+            bail!("--{name}-level, --{name}-depth and --{name}-time-ms set the strength of an engine: add --{name} engine");
+        }
+    }
+    let seat = |(_, p, own): (&str, PlayerArg, Option<Strength>), offset: u64| match p {
         PlayerArg::Human => Seat::Human,
-        PlayerArg::Engine => Seat::Engine(strength),
+        PlayerArg::Engine => Seat::Engine(own.unwrap_or(strength)),
         PlayerArg::Random => Seat::Random(a.seed.wrapping_add(offset)),
     };
     // The starting game: a record's, or a position's (the rule flags).
@@ -337,7 +394,7 @@ pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
     }
     let (date, stamp) = now();
     let setup = Setup {
-        seats: [seat(a.south, 0), seat(a.north, 1)],
+        seats: [seat(sides[0], 0), seat(sides[1], 1)],
         strength,
         path: record_path(a, &stamp)?,
         date,
@@ -354,6 +411,24 @@ pub fn run(rules_args: &RuleArgs, json: bool, a: &PlayArgs) -> Result<()> {
         play_sized(&rules, diagram.as_ref(), loaded.as_ref(), a, &setup)
     )?;
     emit(&report, json)
+}
+
+/// The strength one side's flags give its engine (`--south-level`, `--south-depth`,
+/// `--south-time-ms`), if any.
+fn side_strength(
+    name: &str,
+    level: Option<u8>,
+    depth: Option<u32>,
+    time_ms: Option<u64>,
+) -> Result<Option<Strength>> {
+    Ok(match (level, depth, time_ms) {
+        (Some(l), ..) => Some(Strength::Level(l)),
+        (_, Some(0), _) => bail!("--{name}-depth must be at least 1"),
+        (_, Some(d), _) => Some(Strength::Depth(d)),
+        (.., Some(0)) => bail!("--{name}-time-ms must be at least 1"),
+        (.., Some(t)) => Some(Strength::TimeMs(t)),
+        (None, None, None) => None,
+    })
 }
 
 fn check_start<const W: usize>(

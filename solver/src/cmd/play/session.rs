@@ -3,49 +3,102 @@
 
 use std::io::BufRead;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use hoyito_rules::{
     parse_move, read_records, Game, Move, Note, Position, Record, Rules, Side, Termination, Trace,
     Winner,
 };
 
-use super::engine::Engine;
+use super::engine::{Choice, Engine, Strength};
 use super::{Out, Seat};
 use crate::common::{draw_marked, side_name, Marks};
 
-/// Standard input, read one line at a time.
+/// Standard input, read one line at a time by a thread of its own, so that `stop` can be
+/// read while the engine thinks.
 pub struct Input {
-    stdin: std::io::StdinLock<'static>,
+    lines: Receiver<String>,
+    /// The next line, read while the engine thought (`Some(None)`: the end of the input).
+    ahead: Option<Option<String>>,
     /// Whether standard input is a terminal (else each line read is echoed after the prompt,
     /// so that a scripted game reads like a typed one).
     pub terminal: bool,
+}
+
+/// What the next line of input says while the engine thinks.
+enum Watch {
+    /// Nothing typed yet.
+    Nothing,
+    /// `stop` (taken from the input).
+    Stop,
+    /// Another line, or the end of the input: kept for the prompt.
+    Other,
 }
 
 impl Input {
     /// Standard input.
     pub fn stdin() -> Self {
         use std::io::IsTerminal;
-        let stdin = std::io::stdin();
-        let terminal = stdin.is_terminal();
+        let terminal = std::io::stdin().is_terminal();
+        let (to, lines) = mpsc::channel();
+        // The reader ends at the end of the input (the channel then says so) or with the
+        // process.
+        std::thread::spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            loop {
+                let mut bytes = Vec::new();
+                match stdin.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        // Bytes that are not UTF-8 are replaced.
+                        let text = String::from_utf8_lossy(&bytes);
+                        let line = text.trim_end_matches(['\n', '\r']).to_string();
+                        if to.send(line).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
         Input {
-            stdin: stdin.lock(),
+            lines,
+            ahead: None,
             terminal,
         }
     }
 
-    /// The next line (bytes that are not UTF-8 replaced), `None` at the end of the input
-    /// or when it cannot be read.
+    /// The next line, `None` at the end of the input or when it cannot be read.
     fn line(&mut self) -> Option<String> {
-        let mut bytes = Vec::new();
-        match self.stdin.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&bytes);
-                Some(text.trim_end_matches(['\n', '\r']).to_string())
+        match self.ahead.take() {
+            Some(line) => line,
+            None => self.lines.recv().ok(),
+        }
+    }
+
+    /// Waits up to `wait` for the next line while the engine thinks: `stop` is taken, any
+    /// other line waits for the prompt (and nothing after it is looked at).
+    fn watch(&mut self, wait: Duration) -> Watch {
+        if self.ahead.is_none() {
+            self.ahead = match self.lines.recv_timeout(wait) {
+                Ok(line) => Some(Some(line)),
+                Err(RecvTimeoutError::Timeout) => return Watch::Nothing,
+                Err(RecvTimeoutError::Disconnected) => Some(None),
+            };
+        }
+        match &self.ahead {
+            Some(Some(line)) if line.trim().eq_ignore_ascii_case("stop") => {
+                self.ahead = None;
+                Watch::Stop
             }
+            _ => Watch::Other,
         }
     }
 }
+
+/// How often the input is looked at for `stop` while the engine thinks.
+const WATCH_PERIOD: Duration = Duration::from_millis(20);
 
 /// How a game left off.
 pub struct Played {
@@ -130,6 +183,8 @@ commands:
   board         draw the board again
   resign        give up the game
   quit          stop (the game is recorded as unfinished)
+while the engine thinks, stop (or Ctrl-C) makes it move now; Ctrl-C at the prompt, or twice
+in one think, quits (the game is recorded as unfinished)
 ";
 
 impl<'a, const W: usize> Session<'a, W> {
@@ -204,8 +259,8 @@ impl<'a, const W: usize> Session<'a, W> {
                     Flow::Continue => {}
                     Flow::Quit => break true,
                 },
-                Seat::Engine(_) => {
-                    let choice = self.engine.choose(&self.rules, &p);
+                Seat::Engine(strength) => {
+                    let choice = self.think(&p, strength);
                     match choice {
                         Some(c) => self.play(c.mv, Some(c.note)),
                         // A settled position always has a move; stop rather than loop.
@@ -226,6 +281,52 @@ impl<'a, const W: usize> Session<'a, W> {
         let record = self.record();
         self.announce_end(&record);
         Played { record, quit }
+    }
+
+    /// The engine's move in `p`. While it thinks, a `stop` typed (the next line of input)
+    /// or Ctrl-C makes it move now; a search that may take long says so first.
+    fn think(&mut self, p: &Position<W>, strength: Strength) -> Option<Choice> {
+        // Ctrl-C stops the search from before the person is told so.
+        let stop = super::thinking_begins();
+        let long = self.engine.may_take_long(strength, p);
+        if long {
+            self.say(&format!(
+                "{} thinks (type stop or press Ctrl-C to make it move now)\n",
+                side_name(p.side_to_move())
+            ));
+        }
+        let rules = self.rules;
+        let (engine, input) = (&mut *self.engine, &mut *self.input);
+        let done = AtomicBool::new(false);
+        let (choice, typed) = std::thread::scope(|s| {
+            // Only a long search is watched: a short one would wait for the watcher.
+            let watcher = long.then(|| {
+                s.spawn(|| {
+                    while !done.load(Ordering::Relaxed) {
+                        match input.watch(WATCH_PERIOD) {
+                            Watch::Nothing => {}
+                            Watch::Stop => return super::ask_to_move(),
+                            Watch::Other => return false,
+                        }
+                    }
+                    false
+                })
+            });
+            let choice = engine.choose(&rules, p, strength, stop);
+            done.store(true, Ordering::Relaxed);
+            let typed = watcher.is_some_and(|w| w.join().unwrap_or(false));
+            (choice, typed)
+        });
+        let asked = super::thinking_ends();
+        if typed {
+            self.say("stop: the engine moves now\n");
+        }
+        choice.map(|mut c| {
+            if asked {
+                c.note.text = "stopped".to_string();
+            }
+            c
+        })
     }
 
     /// Says how the game ended.
@@ -464,6 +565,7 @@ impl<'a, const W: usize> Session<'a, W> {
                 self.resigned = Some(side);
                 self.say(&format!("{} resigns\n", side_name(side)));
             }
+            "stop" => self.say("stop: the engine is not thinking (quit ends the game)\n"),
             "quit" | "exit" => return Flow::Quit,
             "help" | "?" => self.say(HELP),
             other => self.say(&format!("unknown command '{other}': type help\n")),
