@@ -24,7 +24,7 @@
 //! 256, chosen by a hash of the board) met twice, which closes a cycle a few hundred laps after
 //! it has been gone round once, and Brent's cycle detection, for cycles without distinguished
 //! states. The distinguished states of one walk are kept in a set of at most
-//! [`MET_LIMIT`] entries: when it is full, only the states that pass a hash test twice as
+//! 65,536 entries: when it is full, only the states that pass a hash test twice as
 //! strict are kept, and from then on met.
 //!
 //! Results are cached in a concurrent map keyed by relative states: the state where the sowing
