@@ -234,12 +234,12 @@ fn best_sized<const W: usize>(
     let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
+    let mut tables = best_tables(rules, a, seeds)?;
     if let Some(report) = from_book(rules, &p, a) {
         return Ok(report);
     }
-    // The transposition table is allocated first: that takes time too.
+    // The transposition table is allocated before the small tables: that takes time too.
     let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
-    let mut tables = best_tables(rules, a, seeds)?;
     // Under a time limit the build (about a second, not stopped at once) gets at most half
     // the time left, and only when that is long enough to finish.
     let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
