@@ -526,6 +526,13 @@ pub struct BuildArgs {
     /// With `auto`, write the moves in this sweep instead of the second.
     #[arg(long, allow_negative_numbers = true)]
     pub moves_at_sweep: Option<u32>,
+    /// Most memory a layer's build may take, in MiB (the memory the machine has available
+    /// when the build starts is a limit too). Before each layer the build estimates its peak
+    /// memory: a layer planned in rounds that would take more is swept instead (no scratch
+    /// moves, slower) when that fits, else the build stops before the layer with a message
+    /// (the smaller layers are kept).
+    #[arg(long, value_name = "MB", allow_negative_numbers = true)]
+    pub max_memory: Option<u64>,
 }
 
 impl BuildArgs {

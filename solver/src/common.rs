@@ -4,6 +4,8 @@
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Position, Position6, Rules, Side};
@@ -358,7 +360,10 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             check_hash(a.hash_mb, 2 * at_once)
         }
         Command::Tables(t) => match &t.command {
-            TablesCommand::Build(b) => check_threads(b.threads),
+            TablesCommand::Build(b) => {
+                check_threads(b.threads)?;
+                at_least_one("--max-memory", b.max_memory)
+            }
             _ => Ok(()),
         },
         Command::Play(a) => {
@@ -382,6 +387,23 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Engine
         | Command::CheckProof(_) => Ok(()),
     }
+}
+
+/// The stop flag, raised by Ctrl-C: the one handler of the process, installed by the first
+/// call. Long commands (`prove`, `tables build`) poll it, stop at the next safe point, and
+/// leave their files resumable.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = Arc::clone(&flag);
+        // Without a handler (another one is installed), Ctrl-C just ends the process; what
+        // the commands write survives that too (records are cut back, files are renamed
+        // into place when complete).
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).

@@ -1,5 +1,6 @@
-//! Faults during long work: `solve tables build` killed with SIGKILL at random moments
-//! resumes and finishes with the same tables as an uninterrupted build; a table file changed
+//! Faults during long work: `solve tables build` killed with SIGKILL, or stopped with SIGINT
+//! (Ctrl-C), at random moments resumes and finishes with the same tables as an
+//! uninterrupted build; a table file changed
 //! on disk after its build (a flipped byte, a cut, another rule set's file renamed into
 //! place) is reported by `best`, `tables probe` and `tables verify`, naming the file, and
 //! never used for an answer.
@@ -50,6 +51,32 @@ impl Xorshift {
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0 % n.max(1)
+    }
+}
+
+/// Sends SIGINT (what Ctrl-C sends) to a child process.
+#[cfg(unix)]
+fn interrupt(child: &std::process::Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// The payloads of the layer files of `dir` are those of `reference` (the headers differ
+/// only in the build time).
+fn same_payloads(reference: &Path, dir: &Path) {
+    let expected = layer_files(reference);
+    assert_eq!(layer_files(dir), expected);
+    for name in &expected {
+        let a = std::fs::read(folder(reference).join(name)).unwrap();
+        let b = std::fs::read(folder(dir).join(name)).unwrap();
+        let ha = Layer::read_header(&folder(reference).join(name)).unwrap();
+        let hb = Layer::read_header(&folder(dir).join(name)).unwrap();
+        assert_eq!(ha.payload_checksum, hb.payload_checksum, "{name}");
+        assert_eq!(a[ha.len()..], b[hb.len()..], "{name}");
+        assert_eq!(ha.histogram, hb.histogram, "{name}");
     }
 }
 
@@ -127,17 +154,7 @@ fn build_killed_at_random_moments_resumes_to_the_same_tables() {
     // The build resumes and finishes.
     let status = build_command(dir.path()).status().unwrap();
     assert!(status.success());
-    assert_eq!(layer_files(dir.path()), expected);
-    for name in &expected {
-        let a = std::fs::read(folder(reference.path()).join(name)).unwrap();
-        let b = std::fs::read(folder(dir.path()).join(name)).unwrap();
-        let ha = Layer::read_header(&folder(reference.path()).join(name)).unwrap();
-        let hb = Layer::read_header(&folder(dir.path()).join(name)).unwrap();
-        assert_eq!(ha.payload_checksum, hb.payload_checksum, "{name}");
-        // The payloads are byte-identical (the headers differ only in the build time).
-        assert_eq!(a[ha.len()..], b[hb.len()..], "{name}");
-        assert_eq!(ha.histogram, hb.histogram, "{name}");
-    }
+    same_payloads(reference.path(), dir.path());
     // No scratch file is left once the build has finished.
     let left: Vec<String> = std::fs::read_dir(folder(dir.path()))
         .unwrap()
@@ -150,6 +167,84 @@ fn build_killed_at_random_moments_resumes_to_the_same_tables() {
     for v in &verified {
         assert_eq!(v["failed"], serde_json::json!([]), "{v}");
     }
+}
+
+/// `solve tables build` stopped by SIGINT at random moments of a build: it exits non-zero
+/// saying it was interrupted, leaves no scratch file (no `.moves` folder, no `.tmp` file),
+/// every layer file present is whole, and the next run resumes and ends with the payloads of
+/// an uninterrupted build.
+#[cfg(unix)]
+#[test]
+fn build_interrupted_by_ctrl_c_stops_cleanly_and_resumes() {
+    use std::io::BufRead as _;
+
+    let reference = tempfile::tempdir().unwrap();
+    let t0 = Instant::now();
+    let status = build_command(reference.path()).status().unwrap();
+    assert!(status.success());
+    let full = t0.elapsed();
+
+    let seed = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    eprintln!("interrupt times from seed {seed}; uninterrupted build {full:?}");
+    let mut rng = Xorshift(seed);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (mut interrupted, mut finished) = (0, 0);
+    for _ in 0..40 {
+        if interrupted >= 5 {
+            break;
+        }
+        let mut child = build_command(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first layer reported on stdout (built or found) shows the handler is in place.
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        let drain = std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        std::thread::sleep(Duration::from_micros(
+            rng.below(full.as_micros() as u64 + 1),
+        ));
+        interrupt(&child);
+        let result = child.wait_with_output().unwrap();
+        drain.join().unwrap().unwrap();
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        if result.status.success() {
+            finished += 1;
+            std::fs::remove_file(folder(dir.path()).join("layer-12.hyt")).unwrap();
+        } else {
+            assert_eq!(result.status.code(), Some(1), "{stderr}");
+            assert!(stderr.contains("interrupted"), "{stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            interrupted += 1;
+        }
+        let left: Vec<String> = std::fs::read_dir(folder(dir.path()))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !(n.starts_with("layer-") && n.ends_with(".hyt")))
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+        let info = solve(&["tables", "--dir", d, "info", "--json"]);
+        assert!(
+            info.status.success(),
+            "{}",
+            String::from_utf8_lossy(&info.stderr)
+        );
+    }
+    eprintln!("{interrupted} builds interrupted, {finished} finished before the signal");
+    assert!(
+        interrupted >= 3,
+        "only {interrupted} interrupts landed during a build"
+    );
+    let status = build_command(dir.path()).status().unwrap();
+    assert!(status.success());
+    same_payloads(reference.path(), dir.path());
 }
 
 /// The ways a table file is changed on disk in [`changed_files_are_named_and_never_used`]:

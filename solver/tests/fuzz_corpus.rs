@@ -66,3 +66,39 @@ fn differential_corpus() {
 fn certificate_corpus() {
     replay("certificate", bodies::certificate);
 }
+
+/// Runs `body` on every input that libFuzzer reported as slow or out of memory for `target`
+/// (`fuzz/slow/<target>/`): endless sowings whose whole state repeats only after up to
+/// billions of laps, on boards of 7 or 8 seeds a hole. The exact detector now settles each
+/// from one period of its board (see `crates/rules/src/sowing.rs`), in bounded memory.
+fn replay_slow(target: &str, body: fn(&[u8])) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/slow")
+        .join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{} is empty", dir.display());
+    for f in &files {
+        let data = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let run = std::panic::catch_unwind(|| body(&data));
+        assert!(run.is_ok(), "{target}: slow input {} fails", f.display());
+    }
+}
+
+#[test]
+fn position_parse_slow_inputs() {
+    replay_slow("position_parse", bodies::position_parse);
+}
+
+#[test]
+fn apply_slow_inputs() {
+    replay_slow("apply", bodies::apply);
+}
+
+#[test]
+fn differential_slow_inputs() {
+    replay_slow("differential", bodies::differential);
+}

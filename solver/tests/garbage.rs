@@ -187,6 +187,11 @@ fn flag_cases(dir: &str) -> Vec<Case> {
         "--moves-at-sweep",
         &[],
     );
+    numeric(
+        &[&b[..], &["--max-seeds", "5"]].concat(),
+        "--max-memory",
+        &["0"],
+    );
     let vf = ["tables", "--dir", dir, "verify"];
     numeric(&vf, "--samples", &[]);
     numeric(&vf, "--search", &[]);

@@ -332,3 +332,56 @@ fn best_exact_builds_the_small_tables_in_memory_unless_told_not_to() {
     assert_eq!(v["tables_max_seeds"], 0);
     assert!(v["tables_built_ms"].is_null());
 }
+
+/// `--all-moves` under `--time-ms`: the analysis of the moves shares the command's time with
+/// the search (it used to run without a limit after it). On a position far from solved,
+/// every legal move is reported, none of them exact, whether the search is exact or not.
+#[test]
+fn best_all_moves_with_a_time_limit_reports_every_move_not_exact() {
+    for exact in [false, true] {
+        let mut args = vec![
+            "best",
+            "6,6,2,7,1,6/1,6,6,6,0,1 N 0-0",
+            "--time-ms",
+            "300",
+            "--all-moves",
+            "--threads",
+            "1",
+        ];
+        if exact {
+            args.push("--exact");
+        }
+        let v = json(&args);
+        assert_eq!(v["exact"], false, "{v}");
+        let moves = v["moves"].as_array().unwrap();
+        let listed: Vec<u64> = moves.iter().map(|m| m["move"].as_u64().unwrap()).collect();
+        assert_eq!(listed, vec![1, 2, 3, 4, 6], "{v}");
+        assert!(moves.iter().all(|m| m["exact"] == false), "{v}");
+    }
+}
+
+/// `--nodes` counts the whole command: with `--all-moves` the search gets half, the moves
+/// share the rest (one thread: the count is exact up to one poll of 1024 nodes).
+#[test]
+fn best_all_moves_shares_the_node_limit() {
+    let args = |all: bool| {
+        let mut a = vec![
+            "best",
+            "6,6,2,7,1,6/1,6,6,6,0,1 N 0-0",
+            "--nodes",
+            "400000",
+            "--threads",
+            "1",
+        ];
+        if all {
+            a.push("--all-moves");
+        }
+        json(&a)
+    };
+    let alone = args(false)["nodes"].as_u64().unwrap();
+    assert!(alone <= 400_000 + 1024, "{alone}");
+    let v = args(true);
+    let main = v["nodes"].as_u64().unwrap();
+    assert!(main <= 200_000 + 1024, "{v}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 5, "{v}");
+}

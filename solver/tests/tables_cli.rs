@@ -247,3 +247,124 @@ fn verify_full_proves_or_names_the_wrong_value() {
     let (ok_, _, err) = common::run(&["tables", "--dir", d, "verify", "--full", "--layer", "12"]);
     assert!(!ok_ && err.contains("no layer of 12"), "{err}");
 }
+
+/// The payload of layer file `name` of the default rules under `dir` (its header differs
+/// from build to build only in the build time).
+fn payload(dir: &std::path::Path, name: &str) -> Vec<u8> {
+    let path = dir.join("2x6-hoyito2-capturer-any").join(name);
+    let header = hoyito_tables::Layer::read_header(&path).unwrap();
+    std::fs::read(&path).unwrap()[header.len()..].to_vec()
+}
+
+/// `--max-memory`: each layer's estimated peak is reported; a layer planned in rounds whose
+/// estimate is over the limit is swept instead (the same values, no scratch moves); a layer
+/// that does not fit even so stops the build before it starts, with a message naming the
+/// layer and both figures, and the smaller layers are kept.
+#[test]
+fn build_keeps_within_max_memory() {
+    let reference = built_tables("12");
+    let r = reference.path().to_str().unwrap();
+    let layers = lines(&ok(&[
+        "tables",
+        "--dir",
+        r,
+        "build",
+        "--max-seeds",
+        "12",
+        "--json",
+    ]));
+    assert!(layers.iter().all(|l| l["reused"] == true));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let build = |mb: &str| {
+        ok(&[
+            "tables",
+            "--dir",
+            d,
+            "build",
+            "--max-seeds",
+            "12",
+            "--threads",
+            "1",
+            "--json",
+            "--max-memory",
+            mb,
+        ])
+    };
+    // Unlimited: the 12-seed layer goes on in rounds, and its estimate is over its sweeps'.
+    let free = lines(&build("1000000"));
+    let (l8, l12) = (&free[0], &free[1]);
+    assert!(l12["rounds"].as_u64().unwrap() > 0, "{l12}");
+    let est = |l: &serde_json::Value| l["memory_estimate_bytes"].as_u64().unwrap();
+    assert!(est(l8) > 0 && est(l12) > est(l8), "{l8} {l12}");
+    if let Some(peak) = l12["peak_memory_bytes"].as_u64() {
+        assert!(
+            est(l12) >= peak,
+            "estimate {} under the peak {peak}",
+            est(l12)
+        );
+    }
+    // Between the 12-seed layer's sweeps and its rounds: swept, the same values.
+    std::fs::remove_file(dir.path().join("2x6-hoyito2-capturer-any/layer-12.hyt")).unwrap();
+    let mib = |b: u64| b.div_ceil(1 << 20);
+    let swept = lines(&build(&(mib(est(l12)) - 1).to_string()));
+    assert_eq!(swept[0]["reused"], true);
+    let l12s = &swept[1];
+    assert_eq!(l12s["rounds"], 0, "{l12s}");
+    assert_eq!(l12s["scratch_bytes"], 0, "{l12s}");
+    assert!(mib(est(l12s)) < mib(est(l12)));
+    for name in ["layer-08.hyt", "layer-12.hyt"] {
+        assert_eq!(
+            payload(dir.path(), name),
+            payload(reference.path(), name),
+            "{name}"
+        );
+    }
+    // Below the 8-seed layer's own need: nothing is built, the message says why.
+    let empty = tempfile::tempdir().unwrap();
+    let e = empty.path().to_str().unwrap();
+    let small = (mib(est(l8)) - 1).to_string();
+    let out = solve(&[
+        "tables",
+        "--dir",
+        e,
+        "build",
+        "--max-seeds",
+        "12",
+        "--max-memory",
+        &small,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("layer of 8 seeds needs about"), "{stderr}");
+    assert!(stderr.contains(&format!("at most {small} MiB")), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let folder = empty.path().join("2x6-hoyito2-capturer-any");
+    let files = std::fs::read_dir(&folder).map_or(0, |d| d.count());
+    assert_eq!(files, 0);
+    // After the 8-seed layer: it is kept, the build stops before the 12-seed layer.
+    let between = mib(est(l8));
+    assert!(
+        between << 20 < est(l12s),
+        "no limit between the layers' needs"
+    );
+    let between = between.to_string();
+    let out = solve(&[
+        "tables",
+        "--dir",
+        e,
+        "build",
+        "--max-seeds",
+        "12",
+        "--max-memory",
+        &between,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("layer of 12 seeds needs about"), "{stderr}");
+    assert_eq!(
+        payload(empty.path(), "layer-08.hyt"),
+        payload(reference.path(), "layer-08.hyt")
+    );
+    assert!(!folder.join("layer-12.hyt").exists());
+}

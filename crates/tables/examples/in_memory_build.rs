@@ -26,7 +26,10 @@ fn main() {
             build_in_memory(
                 &Rules::default(),
                 max_seeds,
-                &BuildOptions { method },
+                &BuildOptions {
+                    method,
+                    ..Default::default()
+                },
                 &Quiet,
             )
         })

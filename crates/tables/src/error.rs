@@ -44,6 +44,13 @@ pub enum TableError {
     },
     /// The build found values that contradict each other: a bug, reported rather than stored.
     Inconsistent(Inconsistency),
+    /// The build was asked to stop ([`crate::Progress::stopped`]) before the layer of `seeds`
+    /// seeds was done: the smaller layers are written, that one is not, and its scratch
+    /// files are removed, so that the next build resumes there.
+    Interrupted {
+        /// Seeds on the board of the layer that was not finished.
+        seeds: usize,
+    },
 }
 
 /// What is wrong with a damaged file.
@@ -158,6 +165,16 @@ pub enum Unsupported {
         /// Seeds on the board of the layer.
         seeds: usize,
     },
+    /// The build of a layer would take more memory than allowed
+    /// ([`crate::BuildOptions::max_memory`]), even by sweeps.
+    LayerMemory {
+        /// Seeds on the board of the layer.
+        seeds: usize,
+        /// Bytes the layer's build is estimated to take ([`crate::layer_memory`]).
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// An allocation failed.
     Memory {
         /// Bytes asked for.
@@ -207,6 +224,11 @@ impl fmt::Display for TableError {
                 write!(f, "the table of {seeds} seeds on the board is missing")
             }
             TableError::Inconsistent(what) => write!(f, "inconsistent table values: {what}"),
+            TableError::Interrupted { seeds } => write!(
+                f,
+                "interrupted in the layer of {seeds} seeds (the smaller layers are written; \
+                 the same command resumes there)"
+            ),
         }
     }
 }
@@ -290,6 +312,17 @@ impl fmt::Display for Unsupported {
             Unsupported::LayerTooLarge { seeds } => {
                 write!(f, "the layer of {seeds} seeds is too large")
             }
+            Unsupported::LayerMemory {
+                seeds,
+                needed,
+                limit,
+            } => write!(
+                f,
+                "the layer of {seeds} seeds needs about {} MiB of memory, even swept without \
+                 scratch moves, and at most {} MiB may be used",
+                needed.div_ceil(1 << 20),
+                limit >> 20
+            ),
             Unsupported::Memory { bytes } => write!(f, "cannot allocate {bytes} bytes"),
             Unsupported::Message { elements } => write!(
                 f,

@@ -212,7 +212,8 @@ mod tables;
 pub mod verify;
 
 pub use build::{
-    build, build_in_memory, build_with, BuildOptions, LayerStats, Method, Progress, Quiet,
+    build, build_in_memory, build_with, layer_memory, BuildOptions, LayerStats, Method, Progress,
+    Quiet,
 };
 #[cfg(feature = "mpi")]
 pub use build::{build_distributed, ExchangeStats};

@@ -52,7 +52,10 @@ fn rounds_equal_sweeps_on_2x6() {
     let rules = Rules::default();
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    let opts = |method| BuildOptions { method };
+    let opts = |method| BuildOptions {
+        method,
+        ..Default::default()
+    };
     build_with(a.path(), &rules, 12, &opts(Method::Sweeps), &Quiet).unwrap();
     let stats = build_with(b.path(), &rules, 12, &opts(Method::MovesAtSweep(2)), &Quiet).unwrap();
     assert!(stats.iter().all(|s| s.rounds > 0 && s.scratch_bytes > 0));

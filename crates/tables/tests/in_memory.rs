@@ -83,7 +83,10 @@ fn every_method_in_memory_agrees_and_writes_nothing() {
     let r = Rules::default();
     let before = std::fs::read_dir(".").unwrap().count();
     let checksums = |method| {
-        let options = BuildOptions { method };
+        let options = BuildOptions {
+            method,
+            ..Default::default()
+        };
         let (t, _) = build_in_memory(&r, 12, &options, &Quiet).unwrap();
         let sums: Vec<u64> = t.layers().map(|l| l.header().payload_checksum).collect();
         sums
@@ -102,6 +105,7 @@ fn every_method_in_memory_agrees_and_writes_nothing() {
         8,
         &BuildOptions {
             method: Method::Sweeps,
+            ..Default::default()
         },
         &Quiet,
     )

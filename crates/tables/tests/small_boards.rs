@@ -153,7 +153,17 @@ fn check_built(rules: &Rules, holes: usize, max: usize, method: Method, want: &H
     {
         let rules = *rules;
         let dir = tempfile::tempdir().unwrap();
-        build_with(dir.path(), &rules, max, &BuildOptions { method }, &Quiet).unwrap();
+        build_with(
+            dir.path(),
+            &rules,
+            max,
+            &BuildOptions {
+                method,
+                ..Default::default()
+            },
+            &Quiet,
+        )
+        .unwrap();
         let tables = Tables::open(dir.path(), &rules).unwrap();
         check_values(&tables, &rules, holes, max, method, want);
     }

@@ -259,20 +259,6 @@ fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant) {
     }
 }
 
-/// The stop flag, raised by Ctrl-C (installed once a process).
-fn stop_flag() -> Arc<AtomicBool> {
-    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = Arc::clone(&flag);
-        // Without a handler (another one is installed), Ctrl-C just ends the process; the
-        // record then loses at most its last seconds.
-        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
-        flag
-    })
-    .clone()
-}
-
 /// A writer that hashes what it writes.
 struct Hashing<W: Write> {
     inner: W,
@@ -353,7 +339,7 @@ fn prove_sized<const W: usize>(
     prover.record(Recorder::new(Box::new(out), first_seq));
     let gauge = Arc::new(Gauge::default());
     prover.gauge(Arc::clone(&gauge));
-    let stop = stop_flag();
+    let stop = crate::common::stop_flag();
     let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
     let done = AtomicBool::new(false);
 

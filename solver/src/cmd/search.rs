@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{write_records, Diagram, Game, Move, Position, Record, Rules, Side};
@@ -170,6 +170,14 @@ fn small_layers(rules: &Rules, a: &BestArgs, seeds: usize, tables: Option<&Table
 /// The largest layer `best` builds in memory when no table file holds it.
 const SMALL_LAYERS: usize = 12;
 
+/// How much earlier than its share of `--time-ms` an exact search is told to stop (see
+/// [`best_sized`]).
+const EXACT_OVERHEAD: Duration = Duration::from_millis(40);
+
+/// Least time left for `best` to build the small layers under a time limit: they take about
+/// a second, and half the time left at most.
+const SMALL_LAYERS_MIN_TIME: Duration = Duration::from_secs(4);
+
 /// The limits of `best` and the words that say what they are: the flags given, else an
 /// exact search when the position is small enough to solve quickly, else the default time.
 fn best_limits<const W: usize>(
@@ -220,43 +228,109 @@ fn best_sized<const W: usize>(
     d: Option<&Diagram>,
     a: &BestArgs,
 ) -> Result<BestReport> {
+    // One deadline for the whole command: the tables built in memory, the search and the
+    // analysis of every move all fit in --time-ms (and --nodes counts them all).
+    let start = Instant::now();
+    let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
     let mut tables = best_tables(rules, a, seeds)?;
     if let Some(report) = from_book(rules, &p, a) {
         return Ok(report);
     }
-    let small = small_layers(rules, a, seeds, tables.as_deref());
+    // The transposition table is allocated before the small tables: that takes time too.
+    let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
+    // Under a time limit the build (about a second, not stopped at once) gets at most half
+    // the time left, and only when that is long enough to finish.
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let small = match left {
+        Some(left) if left < SMALL_LAYERS_MIN_TIME => 0,
+        _ => small_layers(rules, a, seeds, tables.as_deref()),
+    };
     let mut built_ms = None;
     if small > 0 {
-        let start = std::time::Instant::now();
-        let t = with_threads(a.engine.threads, || Tables::in_memory(rules, small))?
-            .context("building the small endgame tables in memory")?;
-        built_ms = Some(start.elapsed().as_millis() as u64);
-        tables = Some(Arc::new(t));
+        let t0 = Instant::now();
+        let until = Until(left.map(|l| t0 + l / 2));
+        let options = hoyito_tables::BuildOptions::default();
+        let built = with_threads(a.engine.threads, || {
+            hoyito_tables::build_in_memory(rules, small, &options, &until)
+        })?;
+        match built {
+            Ok((t, _)) => {
+                built_ms = Some(t0.elapsed().as_millis() as u64);
+                tables = Some(Arc::new(t));
+            }
+            // Out of time: the search goes on without them.
+            Err(hoyito_tables::TableError::Interrupted { .. }) => {}
+            Err(e) => return Err(e).context("building the small endgame tables in memory"),
+        }
     }
-    let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
     if let Some(t) = &tables {
         searcher = searcher.with_probe(Box::new(Arc::clone(t)));
     }
-    let (limits, mode) = best_limits(a, &searcher, &p);
-    let r = searcher.search(&p, &limits);
-    // Each move is searched as deep as the main search got (exactly when it was exact).
-    let child_limits = if r.exact {
-        Limits::exact()
-    } else {
-        Limits::depth(r.depth.max(1))
+    let (mut limits, mode) = best_limits(a, &searcher, &p);
+    // The main search's share: all that is left, or half of it when every move is analysed
+    // after it.
+    let share = |left: u64, parts: u64| left / parts.max(1);
+    let parts = if a.all_moves { 2 } else { 1 };
+    // An exact search notices its deadline between steps of its proofs, some tens of
+    // milliseconds apart: the exact searches of the command stop that much earlier.
+    let overhead = match limits.time {
+        Some(time) if limits.is_exact() => EXACT_OVERHEAD.min(time / 10),
+        _ => Duration::ZERO,
     };
+    if let Some(time) = limits.time {
+        let left = time.saturating_sub(start.elapsed() + overhead);
+        limits.time = Some(Duration::from_micros(share(left.as_micros() as u64, parts)));
+    }
+    limits.nodes = limits.nodes.map(|n| share(n, parts).max(1));
+    let r = searcher.search(&p, &limits);
+    let mut nodes_used = r.nodes;
     let moves = a.all_moves.then(|| {
-        searcher
-            .analyse_moves(&p, &child_limits)
-            .into_iter()
-            .map(|(m, score, exact)| MoveScore {
-                mv: m.0,
-                score,
-                exact,
-            })
-            .collect()
+        // Each move is searched as deep as the main search got (exactly when it was exact),
+        // within an even share of the time and nodes left.
+        let children = p.moves(rules);
+        let children = children.children();
+        let command_end = limits.time.map(|_| {
+            deadline.unwrap_or_else(|| start + Duration::from_millis(DEFAULT_TIME_MS)) - overhead
+        });
+        let mut out = Vec::new();
+        for (i, c) in children.iter().enumerate() {
+            if c.ended_game {
+                out.push(MoveScore {
+                    mv: c.mv.0,
+                    score: c.value(0),
+                    exact: true,
+                });
+                continue;
+            }
+            let left = (children.len() - i) as u64;
+            let time = command_end.map(|end| {
+                let rest = end.saturating_duration_since(Instant::now());
+                Duration::from_micros(share(rest.as_micros() as u64, left).max(1))
+            });
+            let nodes = a
+                .nodes
+                .map(|n| share(n.saturating_sub(nodes_used), left).max(1));
+            let child_limits = Limits {
+                time,
+                nodes,
+                ..if r.exact {
+                    Limits::exact()
+                } else {
+                    Limits::depth(r.depth.saturating_sub(1).max(1))
+                }
+            };
+            // Each child is a new game: the repetition history starts at the child.
+            let cr = searcher.search(&c.position, &child_limits);
+            nodes_used += cr.nodes;
+            out.push(MoveScore {
+                mv: c.mv.0,
+                score: c.value(cr.score),
+                exact: cr.exact,
+            });
+        }
+        out
     });
     let threads = searcher.config().threads;
     Ok(BestReport {
@@ -279,6 +353,15 @@ fn best_sized<const W: usize>(
         side: p.side_to_move(),
         seeds_on_board: p.seeds_on_board() as i32,
     })
+}
+
+/// A build [`Progress`](hoyito_tables::Progress) that stops at a deadline (none: never).
+struct Until(Option<Instant>);
+
+impl hoyito_tables::Progress for Until {
+    fn stopped(&self) -> bool {
+        self.0.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// The answer of the opening book, when it holds `p` and `best` was given no limit (or

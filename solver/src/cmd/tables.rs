@@ -3,6 +3,7 @@
 use std::fmt;
 use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,7 +18,7 @@ use serde::Serialize;
 
 use crate::cli::{BuildArgs, ProbeArgs, RuleArgs, TablesArgs, TablesCommand, VerifyArgs};
 use crate::common::{
-    emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
+    available_mib, emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
 };
 
 /// Runs `solve tables ...`.
@@ -80,6 +81,8 @@ struct LayerReport {
     file_bytes: u64,
     working_bytes: u64,
     reused: bool,
+    /// The build's estimate of its peak memory before the layer started (0 when reused).
+    memory_estimate_bytes: u64,
     peak_memory_bytes: Option<u64>,
 }
 
@@ -98,6 +101,7 @@ impl LayerReport {
             file_bytes: s.file_bytes,
             working_bytes: s.working_bytes,
             reused: s.reused,
+            memory_estimate_bytes: s.memory_estimate,
             peak_memory_bytes: peak_memory(),
         }
     }
@@ -114,7 +118,7 @@ impl fmt::Display for LayerReport {
         }
         writeln!(
             f,
-            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB",
+            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB (estimated {} MB)",
             self.seeds,
             self.positions,
             self.sweeps,
@@ -127,6 +131,7 @@ impl fmt::Display for LayerReport {
             self.scratch_bytes,
             self.peak_memory_bytes
                 .map_or("?".to_string(), |b| (b >> 20).to_string()),
+            self.memory_estimate_bytes.div_ceil(1 << 20),
         )
     }
 }
@@ -144,6 +149,8 @@ struct Bars {
     dir: PathBuf,
     /// What the count at the end of a sweep line counts.
     counted: &'static str,
+    /// Raised by Ctrl-C, for a build that stops at it (see [`Bars::stopping`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Bars {
@@ -156,6 +163,16 @@ impl Bars {
             started: Mutex::new(Instant::now()),
             dir: dir.to_path_buf(),
             counted: "changed",
+            stop: None,
+        }
+    }
+
+    /// The same, for a build that stops cleanly on Ctrl-C (one process: a build over MPI
+    /// is simply ended by it, and resumes from its files and checkpoints).
+    fn stopping(self) -> Self {
+        Bars {
+            stop: Some(crate::common::stop_flag()),
+            ..self
         }
     }
 
@@ -259,6 +276,18 @@ impl Progress for Bars {
         // A progress method returns nothing; a report of numbers always converts to JSON.
         let _ = emit(&LayerReport::of(s), self.json);
     }
+    fn stopped(&self) -> bool {
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed));
+        if stopped {
+            if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                b.finish_and_clear();
+            }
+        }
+        stopped
+    }
 }
 
 fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
@@ -278,8 +307,17 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     let t0 = Instant::now();
     #[cfg(not(feature = "mpi"))]
     let report = {
-        let bars = Bars::new(a.quiet, json, dir);
-        let options = hoyito_tables::BuildOptions { method: a.method() };
+        let bars = Bars::new(a.quiet, json, dir).stopping();
+        // The flag and what the machine has available now, the smaller (none where unknown).
+        let max_memory = [a.max_memory, available_mib()]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|mib| mib << 20);
+        let options = hoyito_tables::BuildOptions {
+            method: a.method(),
+            max_memory,
+        };
         with_threads(a.threads, || {
             hoyito_tables::build_with(dir, rules, a.max_seeds, &options, &bars)
         })?
@@ -312,6 +350,9 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
 
     if matches!(a.method(), hoyito_tables::Method::MovesAtSweep(_)) {
         bail!("--moves-at-sweep has no use in a build over MPI, which sweeps every layer");
+    }
+    if a.max_memory.is_some() {
+        bail!("--max-memory is not checked in a build over MPI (each process holds its layer)");
     }
     crate::common::check_threads(a.threads)?;
     // Only the main thread calls MPI; the sweeps' threads never do.

@@ -285,7 +285,7 @@ fn solve_layer<C: Communicator>(
                 work[i as usize].store(w, Relaxed);
             }
         }
-        let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, None, progress);
+        let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, None, progress, false);
         let missing = u64::from(ctx.check_exits().is_err());
         let mut total = [0u64; 3];
         world.all_reduce_into(

@@ -52,6 +52,14 @@ pub trait Progress: Sync {
     fn round_end(&self, _seeds: usize, _round: u32, _evaluated: u64, _changed: u64) {}
     /// A layer is finished (or was already there when `stats.reused`).
     fn layer_done(&self, _stats: &LayerStats) {}
+    /// Whether the build should stop (Ctrl-C): polled between pieces of a sweep, between
+    /// sweeps and rounds and before each layer (by [`build`] and [`build_with`]; a build over
+    /// MPI, whose processes must agree on when to stop, does not poll it). The build then returns
+    /// [`TableError::Interrupted`]: the finished layers stay, the unfinished one is not
+    /// written and its scratch files are removed.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Progress`] that reports nothing.
@@ -81,6 +89,9 @@ pub struct LayerStats {
     pub scratch_bytes: u64,
     /// Whether the layer was already built (found complete and valid) and not rebuilt.
     pub reused: bool,
+    /// Bytes of memory the build of the layer was estimated to take at its peak before it
+    /// started ([`layer_memory`]; 0 when reused).
+    pub memory_estimate: u64,
 }
 
 /// How a layer's fixpoint is reached.
@@ -107,15 +118,67 @@ pub enum Method {
 pub struct BuildOptions {
     /// How each layer's fixpoint is reached.
     pub method: Method,
+    /// Most bytes of memory a layer's build may take ([`layer_memory`]): a layer planned in
+    /// rounds whose estimate is over it is swept instead when that fits, else the build
+    /// stops with [`Unsupported::LayerMemory`] before the layer starts. `None`: no limit.
+    pub max_memory: Option<u64>,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
         BuildOptions {
             method: Method::Auto,
+            max_memory: None,
         }
     }
 }
+
+/// Moves a position of a layer has to positions that are not final, about, and with some
+/// margin (2.9 measured on 2x6 up to 28 seeds).
+const MOVES_PER_POSITION: u64 = 3;
+
+/// Bytes of the write buffer of a move file.
+const MOVE_BUFFER: u64 = 1 << 16;
+
+/// Bytes the build of a layer of `count` positions takes at its peak, estimated: the working
+/// byte of each position, the smaller layers it reads (`lower_bytes`, as loaded) and, with
+/// `rounds`, what the rounds add. On files: the block index and bitmaps (under 0.02 byte a
+/// position), the write buffers of the move files and the move files being sorted, one per
+/// thread (of `threads`), counted twice; in memory (`in_memory`), the moves themselves, 8 bytes each.
+/// Without rounds, three bitmaps of blocks only. To that sum it adds a tenth, and 16 MiB for
+/// the program itself and the long-sowing cache of the rules crate (process-wide, at most
+/// about 200 MB, far less in these builds). Against the peak resident memory measured by
+/// `solve tables build` (Hoyito II, 2x6): see the README's section "Robustness".
+pub fn layer_memory(
+    count: u64,
+    lower_bytes: u64,
+    rounds: bool,
+    in_memory: bool,
+    threads: u64,
+) -> u64 {
+    let blocks = 3 * count.div_ceil(8 * work::BLOCK);
+    let base = count + lower_bytes + blocks;
+    let moves = MOVES_PER_POSITION * count;
+    let index = 4 * count.div_ceil(work::BLOCK);
+    let files = count
+        .div_ceil(AUTO_FILE_POSITIONS)
+        .clamp(1, scratch::MAX_MOVE_FILES);
+    let arrays = match (rounds, in_memory) {
+        (false, _) => base,
+        (true, true) => base + index + 8 * moves,
+        (true, false) => {
+            // A move file being sorted, twice: measured up to 16 seeds, each thread adds
+            // about two files' bytes to the peak (the allocator keeps the last one freed).
+            let sorting = threads.clamp(1, files) * 2 * 8 * moves.div_ceil(files);
+            base + index + files * MOVE_BUFFER + sorting
+        }
+    };
+    arrays + arrays / 10 + PROCESS_BYTES
+}
+
+/// Memory of the program itself, its buffers and the long-sowing cache, in the estimate of
+/// [`layer_memory`].
+const PROCESS_BYTES: u64 = 16 << 20;
 
 /// Layers smaller than this are swept to the end under [`Method::Auto`] when the moves go
 /// to files. Moves kept in memory cost no file, and rounds pay from the smallest layer (8
@@ -158,6 +221,9 @@ pub fn build_with(
     let mut stats = Vec::new();
     for n in layers_up_to(max_seeds) {
         let path = folder.join(file_name(n));
+        if progress.stopped() && !path.exists() {
+            return Err(TableError::Interrupted { seeds: n });
+        }
         let (layer, s) = if path.exists() {
             let layer = Layer::read(&path, &key, n)?;
             let s = LayerStats::reused(&layer);
@@ -237,6 +303,7 @@ impl LayerStats {
             evaluations: 0,
             scratch_bytes: 0,
             reused: false,
+            memory_estimate: 0,
         }
     }
 
@@ -254,6 +321,7 @@ impl LayerStats {
             evaluations: 0,
             scratch_bytes: 0,
             reused: true,
+            memory_estimate: 0,
         }
     }
 }
@@ -348,15 +416,33 @@ fn solve_layer(
     let t0 = Instant::now();
     let (rules, layout) = layer_setup(key, n, lower)?;
     let count = layout.count();
-    let mut bytes = work::alloc(count)?;
-    let work = work::atomic(&mut bytes);
     let step = step_of(n);
     let pk = Packing::new(n / step);
+    let mut moves_at = moves_at_sweep(options.method, pk, count, scratch.in_memory());
+    let lower_bytes: u64 = lower.iter().flatten().map(Layer::file_bytes).sum();
+    let threads = rayon::current_num_threads() as u64;
+    let need = |rounds| layer_memory(count, lower_bytes, rounds, scratch.in_memory(), threads);
+    let mut memory = need(moves_at.is_some());
+    if let Some(limit) = options.max_memory.filter(|&l| memory > l) {
+        if moves_at.is_some() && need(false) <= limit {
+            // Sweeps to the end fit where rounds do not: slower, the same values.
+            moves_at = None;
+            memory = need(false);
+        } else {
+            return Err(TableError::Unsupported(Unsupported::LayerMemory {
+                seeds: n,
+                needed: need(false),
+                limit,
+            }));
+        }
+    }
+    let mut bytes = work::alloc(count)?;
+    let work = work::atomic(&mut bytes);
     let ctx = Ctx::new(rules, &layout, step as i32, work, lower);
-    let moves_at = moves_at_sweep(options.method, pk, count, scratch.in_memory());
     progress.layer_start(n, count);
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
+    stats.memory_estimate = memory;
     let file_positions = match options.method {
         Method::MovesAtSweep(_) => TEST_FILE_POSITIONS,
         _ => AUTO_FILE_POSITIONS,
@@ -454,6 +540,10 @@ fn run_sweeps(
             None
         };
         let (evaluated, changed) = ctx.sweep(pk, sink.as_ref(), progress);
+        if progress.stopped() {
+            // The sweep skipped its remaining pieces; the sink and its files go.
+            return Err(TableError::Interrupted { seeds: n });
+        }
         progress.sweep_end(n, stats.sweeps, evaluated, changed);
         stats.evaluations += evaluated;
         ctx.check_exits()?;
@@ -482,6 +572,9 @@ fn run_rounds(
         .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
     loop {
         stats.rounds += 1;
+        if progress.stopped() {
+            return Err(TableError::Interrupted { seeds: stats.seeds });
+        }
         let (evaluated, changed) = ctx.round(pk, moves)?;
         progress.round_end(stats.seeds, stats.rounds, evaluated, changed);
         stats.evaluations += evaluated;

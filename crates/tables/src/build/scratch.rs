@@ -15,7 +15,7 @@ use super::work::BLOCK;
 use crate::error::{corrupt, io, Damage, TableError};
 
 /// Most move files of a layer. More files make each one smaller to sort in memory.
-const MAX_MOVE_FILES: u64 = 1000;
+pub(super) const MAX_MOVE_FILES: u64 = 1000;
 
 /// A reversed move as stored: the successor's index in the high half, the predecessor's in
 /// the low half (so that sorting the records sorts them by successor). Both indices are

@@ -19,21 +19,26 @@ impl Ctx<'_> {
         sink: Option<&MoveSink>,
         progress: &dyn Progress,
     ) -> (u64, u64) {
-        self.sweep_in(0..self.layout.count(), pk, sink, progress)
+        self.sweep_in(0..self.layout.count(), pk, sink, progress, true)
     }
 
     /// [`Ctx::sweep`] over the positions of `range` only (of indices in the layer); the
-    /// others are read, never written.
+    /// others are read, never written. When `stoppable` and [`Progress::stopped`], the pieces
+    /// not yet started are skipped, and the caller must drop the layer.
     pub(super) fn sweep_in(
         &self,
         range: std::ops::Range<u64>,
         pk: Packing,
         sink: Option<&MoveSink>,
         progress: &dyn Progress,
+        stoppable: bool,
     ) -> (u64, u64) {
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
         self.chunks_in(range, |start, end, side| {
+            if stoppable && progress.stopped() {
+                return;
+            }
             let mut local = 0u64;
             let mut moves: Vec<u64> = Vec::new();
             let seen = self.walk(
