@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::cli::{BuildArgs, ProbeArgs, RuleArgs, TablesArgs, TablesCommand, VerifyArgs};
 use crate::common::{
-    available_mib, emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
+    emit, open_tables, resolve, side_name, split_position, with_threads, RulesReport,
 };
 
 /// Runs `solve tables ...`.
@@ -169,6 +169,7 @@ impl Bars {
 
     /// The same, for a build that stops cleanly on Ctrl-C (one process: a build over MPI
     /// is simply ended by it, and resumes from its files and checkpoints).
+    #[cfg_attr(feature = "mpi", allow(dead_code))]
     fn stopping(self) -> Self {
         Bars {
             stop: Some(crate::common::stop_flag()),
@@ -307,6 +308,7 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     let t0 = Instant::now();
     #[cfg(not(feature = "mpi"))]
     let report = {
+        use crate::common::available_mib;
         let bars = Bars::new(a.quiet, json, dir).stopping();
         // The flag and what the machine has available now, the smaller (none where unknown).
         let max_memory = [a.max_memory, available_mib()]
