@@ -397,6 +397,23 @@ fn check_proofs(rules: Rules, sample: usize) {
     );
 }
 
+/// A prover resumed from `record` (as `solve prove --state` does): it takes in the claims
+/// recorded so far and goes on writing to the same record, numbering its proofs on.
+fn resumed(rules: Rules, record: &Shared) -> Prove<2> {
+    let bytes = record.0.lock().unwrap().clone();
+    let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
+    let next = claims
+        .iter()
+        .map(|c| (c.rank >> 32) as u32)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut prove = Prove::<2>::new(rules, None);
+    prove.learn(&claims);
+    prove.record(Recorder::new(Box::new(record.clone()), next));
+    prove
+}
+
 /// A run stopped partway (its stop flag raised from the start: each proof stops at its
 /// 1024th position) and resumed from its record, numbering its proofs on, proves the same
 /// values, and the record of both gives a certificate of true claims.
@@ -410,17 +427,7 @@ fn check_stopped_and_resumed(rules: Rules, roots: &[Root<2>], want: &HashMap<Key
         stops += first.value(&r.position, None, &stopped, None).is_err() as usize;
     }
     first.finish().unwrap();
-    let bytes = record.0.lock().unwrap().clone();
-    let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
-    let next = claims
-        .iter()
-        .map(|c| (c.rank >> 32) as u32)
-        .max()
-        .unwrap_or(0)
-        + 1;
-    let mut second = Prove::<2>::new(rules, None);
-    second.learn(&claims);
-    second.record(Recorder::new(Box::new(record.clone()), next));
+    let mut second = resumed(rules, &record);
     let go = AtomicBool::new(false);
     for r in roots.iter().step_by(2) {
         let v = second.value(&r.position, None, &go, None).unwrap();
@@ -504,27 +511,20 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize) {
             }
         }
         first.finish().unwrap();
-        let bytes = record.0.lock().unwrap().clone();
-        let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
-        let next = claims
-            .iter()
-            .map(|c| (c.rank >> 32) as u32)
-            .max()
-            .unwrap_or(0)
-            + 1;
-        let mut second = Prove::<2>::new(rules, None);
-        second.learn(&claims);
-        second.record(Recorder::new(Box::new(record.clone()), next));
+        let stopped_at = record.0.lock().unwrap().len();
+        let mut second = resumed(rules, &record);
         for p in &positions {
             second.value(p, None, &go, None).unwrap();
         }
         second.finish().unwrap();
-        let resumed = record.0.lock().unwrap().clone();
-        let first_diff = resumed.iter().zip(&whole).position(|(a, b)| a != b);
+        let both = record.0.lock().unwrap().clone();
+        let first_diff = both.iter().zip(&whole).position(|(a, b)| a != b);
         assert!(
-            resumed == whole,
-            "{rules}: cut at {cut} of {} bytes: the resumed record differs ({} bytes, first at {first_diff:?}, stop read at {})",
-            whole.len(), resumed.len(), bytes.len()
+            both == whole,
+            "{rules}: stopped at {stopped_at} of {} bytes: the resumed record differs \
+             ({} bytes, first at {first_diff:?})",
+            whole.len(),
+            both.len()
         );
     }
     assert!(stopped > 0, "{rules}: no run stopped");
