@@ -64,13 +64,8 @@ fn the_proven_starts_name_their_tables_and_values() {
         // The first root's position, bounded above and below by the same value.
         let first = header.lines().find(|l| l.starts_with("root ")).unwrap();
         let words: Vec<&str> = first.split(' ').collect();
-        let at = format!("root {} {}", words[1], words[2]);
-        let bound = |kind: &str| {
-            let line = header
-                .lines()
-                .find(|l| l.starts_with(&format!("{at} {kind} ")));
-            line.unwrap().rsplit(' ').next().unwrap().to_string()
-        };
+        let board = format!("{} {}", words[1], words[2]);
+        let bound = |kind: &str| root_bound(header, &board, kind).unwrap();
         assert_eq!(bound("ge"), bound("le"), "{path:?}");
         let name = path.file_name().unwrap().to_str().unwrap();
         if name.ends_with("-start.cert") {
@@ -93,8 +88,7 @@ fn the_proven_starts_name_their_tables_and_values() {
                 .find(|l| l.contains(&format!("data/proofs/{name}")))
                 .unwrap_or_else(|| panic!("{name} is not in seed-counts.jsonl"));
             let v: serde_json::Value = serde_json::from_str(row).unwrap();
-            let south: i64 = bound("ge").parse().unwrap();
-            assert_eq!(v["value"].as_i64().unwrap(), south, "{name}");
+            assert_eq!(v["value"].as_i64().unwrap(), bound("ge"), "{name}");
             assert_eq!(v["seeds"].as_u64().unwrap() as usize, seeds, "{name}");
         } else {
             // A first move's certificate: the table of first moves names it, with the value
@@ -104,8 +98,7 @@ fn the_proven_starts_name_their_tables_and_values() {
                 .find(|l| l.contains(&format!("data/proofs/{name}")))
                 .unwrap_or_else(|| panic!("{name} is not in first-moves.jsonl"));
             let v: serde_json::Value = serde_json::from_str(row).unwrap();
-            let south: i64 = bound("ge").parse().unwrap();
-            assert_eq!(v["value"].as_i64().unwrap(), south, "{name}");
+            assert_eq!(v["value"].as_i64().unwrap(), bound("ge"), "{name}");
         }
         // Without the tables the checker refuses, naming what it needs.
         let (ok, out, err) = run(&["check-proof", path.to_str().unwrap()]);
