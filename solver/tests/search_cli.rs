@@ -361,7 +361,7 @@ fn best_all_moves_with_a_time_limit_reports_every_move_not_exact() {
 }
 
 /// `--nodes` counts the whole command: with `--all-moves` the search gets half, the moves
-/// share the rest (one thread: the count is exact up to one poll of 1024 nodes).
+/// share the rest, and the count reported is all of it, within 1% of the limit.
 #[test]
 fn best_all_moves_shares_the_node_limit() {
     let args = |all: bool| {
@@ -379,9 +379,38 @@ fn best_all_moves_shares_the_node_limit() {
         json(&a)
     };
     let alone = args(false)["nodes"].as_u64().unwrap();
-    assert!(alone <= 400_000 + 1024, "{alone}");
+    assert!((396_000..=404_000).contains(&alone), "{alone}");
     let v = args(true);
-    let main = v["nodes"].as_u64().unwrap();
-    assert!(main <= 200_000 + 1024, "{v}");
+    let all = v["nodes"].as_u64().unwrap();
+    assert!((396_000..=404_000).contains(&all), "{v}");
     assert_eq!(v["moves"].as_array().unwrap().len(), 5, "{v}");
+}
+
+/// `--nodes N` stops within 1% of N, however small N, with one thread or two, in the
+/// depth-limited search and in exact mode (whose components solved whole count too).
+#[test]
+fn best_stops_within_one_percent_of_the_node_limit() {
+    for exact in [false, true] {
+        for (n, threads) in [(1_000u64, "1"), (1_000, "2"), (30_000, "2")] {
+            let limit = n.to_string();
+            let mut a = vec![
+                "best",
+                "2,2,2,1,1,2/2,1,2,0,0,1 N 0-0",
+                "--no-tables",
+                "--nodes",
+                &limit,
+                "--threads",
+                threads,
+            ];
+            if exact {
+                a.push("--exact");
+            }
+            let v = json(&a);
+            let nodes = v["nodes"].as_u64().unwrap();
+            assert!(
+                nodes <= n + n / 100 && v["exact"] == false,
+                "exact {exact}, {n} nodes, {threads} threads: {v}"
+            );
+        }
+    }
 }

@@ -14,7 +14,7 @@ use crate::prover::{Budget, Prover};
 use crate::pv::{table_line, value_line, walk};
 use crate::result::SearchResult;
 use crate::retro::Retro;
-use crate::search::{Shared, Worker, INFINITE};
+use crate::search::{poll_interval, Shared, Worker, INFINITE};
 use crate::tt::{AtomicTable, MapTable, Table};
 
 enum AnyTable<const W: usize> {
@@ -312,7 +312,7 @@ impl<const W: usize> Searcher<W> {
                 let line_stop = AtomicBool::new(false);
                 let line = Budget {
                     stop: &line_stop,
-                    node_limit: (2 * prover.explored()).max(LINE_NODES),
+                    node_limit: (2 * prover.work_done()).max(LINE_NODES),
                     ..budget
                 };
                 let pv = relay_stop(stop, &retro_stop, || {
@@ -406,6 +406,7 @@ impl<const W: usize> Searcher<W> {
             stop: &stop,
             nodes: &nodes,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
+            poll_every: poll_interval(limits.nodes.unwrap_or(u64::MAX), self.config.threads),
             deadline: limits.time.map(|d| start + d),
             retro: Some(&self.retro),
             retro_seeds: self.retro_seeds(),

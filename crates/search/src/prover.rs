@@ -89,8 +89,13 @@ pub(crate) struct Prover<const W: usize> {
     /// Whole components solved at once up to this many seeds.
     retro_seeds: u32,
     retro: crate::retro::Retro<W>,
-    /// `expanded` when the current search started.
-    base: u64,
+    /// `work()` when the current search started.
+    work_base: u64,
+    /// The most `work()` the current proof may reach: its budget's node limit counts
+    /// components solved whole as well as positions explored.
+    work_limit: u64,
+    /// Positions explored since the limits were last checked.
+    since_poll: u64,
     /// Where every finished proof writes the claims it decided, if anywhere.
     recorder: Option<crate::certificate::Recorder>,
     /// Where figures go for progress reports, if anywhere.
@@ -105,7 +110,9 @@ impl<const W: usize> Prover<W> {
             rules,
             bounds: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
             expanded: 0,
-            base: 0,
+            work_base: 0,
+            work_limit: u64::MAX,
+            since_poll: 0,
             retro_seeds,
             retro: crate::retro::Retro::new(rules, retro_cap),
             recorder: None,
@@ -145,7 +152,9 @@ impl<const W: usize> Prover<W> {
 
     /// Starts a search that must end by `deadline`.
     pub fn start(&mut self, deadline: Option<Instant>) {
-        self.base = self.expanded;
+        self.work_base = self.work();
+        self.work_limit = u64::MAX;
+        self.since_poll = 0;
         self.retro.deadline = deadline;
         self.retro.stop.store(false, Ordering::Relaxed);
         self.retro.stopped = false;
@@ -155,11 +164,6 @@ impl<const W: usize> Prover<W> {
     /// search that can be stopped from outside sets it when its own stop signal is set.
     pub fn retro_stop(&self) -> std::sync::Arc<AtomicBool> {
         self.retro.stop.clone()
-    }
-
-    /// Positions explored by threshold proofs since the search started.
-    pub fn explored(&self) -> u64 {
-        self.expanded - self.base
     }
 
     /// Positions explored so far: by threshold proofs, and in components solved whole.
@@ -183,6 +187,9 @@ impl<const W: usize> Prover<W> {
             }
         }
         if n as u32 <= self.retro_seeds && !self.retro.stopped {
+            // A component solved whole counts against the node limit as it is explored.
+            self.retro.room = usize::try_from(self.work_limit.saturating_sub(self.expanded))
+                .unwrap_or(usize::MAX);
             if let Some(v) = self.retro.value(p) {
                 let v = if south { v } else { -v };
                 return (v, v);
@@ -226,6 +233,7 @@ impl<const W: usize> Prover<W> {
         // on the bounds known, so a run resumed from its record asks what an unstopped run
         // would have asked next.
         let g = guess.unwrap_or(0);
+        self.limit(budget);
         loop {
             let (lo, hi) = self.known(probe, p);
             if lo >= hi {
@@ -290,6 +298,16 @@ impl<const W: usize> Prover<W> {
         }
     }
 
+    /// Takes `budget`'s node limit as the most work the current search may do.
+    fn limit(&mut self, budget: &Budget<'_>) {
+        self.work_limit = self.work_base.saturating_add(budget.node_limit);
+    }
+
+    /// Work done since the current search started (see [`Prover::work`]).
+    pub fn work_done(&self) -> u64 {
+        self.work() - self.work_base
+    }
+
     /// Whether South's value of `root` is at least `t`.
     fn south_at_least(
         &mut self,
@@ -298,6 +316,7 @@ impl<const W: usize> Prover<W> {
         root: &Position<W>,
         t: i32,
     ) -> Result<bool, Stopped> {
+        self.limit(budget);
         let t = align(root, t);
         let (lo, hi) = self.known(probe, root);
         if lo >= t {
@@ -367,13 +386,15 @@ impl<const W: usize> Prover<W> {
         id: u32,
     ) -> Result<(), Stopped> {
         self.expanded += 1;
-        if self.expanded & 1023 == 0 {
+        self.since_poll += 1;
+        if self.since_poll >= crate::search::poll_interval(budget.node_limit, 1) {
+            self.since_poll = 0;
             if let Some(g) = &self.gauge {
                 g.explored(self.work());
                 g.seeds
                     .store(proof.nodes[0].pos.seeds_on_board(), Ordering::Relaxed);
             }
-            budget.check(self.expanded - self.base)?;
+            budget.check(self.work_done())?;
         }
         let rules = self.rules;
         let node = &proof.nodes[id as usize];

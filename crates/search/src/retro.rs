@@ -37,6 +37,9 @@ pub(crate) struct Retro<const W: usize> {
     pub stop: Arc<AtomicBool>,
     /// Whether the last call gave up at the deadline or on `stop`.
     pub stopped: bool,
+    /// The most positions solved and being explored a call may reach (a node limit): past
+    /// it the call gives up as on a stop.
+    pub room: usize,
 }
 
 /// A node of the component being solved.
@@ -59,6 +62,7 @@ impl<const W: usize> Retro<W> {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            room: usize::MAX,
         }
     }
 
@@ -144,6 +148,10 @@ impl<const W: usize> Retro<W> {
                     Some(&j) => j,
                     None => {
                         if positions.len() >= self.cap {
+                            return None;
+                        }
+                        if self.values.len() + positions.len() >= self.room {
+                            self.stopped = true;
                             return None;
                         }
                         let j = positions.len() as u32;

@@ -46,6 +46,12 @@ pub(crate) const INFINITE: i32 = 1 << 20;
 /// Longest path searched; a search thread's stack holds it with room to spare.
 const MAX_PLY: usize = 200_000;
 
+/// Nodes a thread counts between two checks of the limits: 1024, or fewer under a small node
+/// limit, so that `threads` threads together pass `node_limit` by at most 0.5%.
+pub(crate) fn poll_interval(node_limit: u64, threads: usize) -> u64 {
+    (node_limit / (200 * threads.max(1) as u64)).clamp(1, 1024)
+}
+
 /// Everything the threads of one search share.
 pub(crate) struct Shared<'a, const W: usize, T: Table<W>> {
     pub rules: Rules,
@@ -57,6 +63,8 @@ pub(crate) struct Shared<'a, const W: usize, T: Table<W>> {
     pub stop: &'a AtomicBool,
     pub nodes: &'a AtomicU64,
     pub node_limit: u64,
+    /// Nodes a thread counts between two checks of the limits ([`poll_interval`]).
+    pub poll_every: u64,
     pub deadline: Option<Instant>,
     /// Exact values of small components, asked in exact mode for positions with at most
     /// `retro_seeds` seeds on the board.
@@ -92,9 +100,14 @@ pub(crate) struct Worker<'s, 'a, const W: usize, T: Table<W>> {
     pub max_ply: usize,
     /// Counts of path positions by key bits: most positions are not on the path, and this
     /// answers so without scanning it.
+    /// Only the first [`DEEP`] path positions are counted here; deeper ones (long
+    /// capture-free wanderings of exact mode) are in `deep`.
     filter: Box<[u16; FILTER_MASK as usize + 1]>,
     /// Keys of the path positions, to keep `filter` in step.
     path_keys: Vec<u64>,
+    /// Path index of each path position from index [`DEEP`] on: a scan of a path hundreds
+    /// of thousands of plies long would cost that much for every node.
+    deep: HashMap<[u64; W], usize, ahash::RandomState>,
     /// Whether a repetition of the path position at each index was met.
     repeated: Vec<bool>,
     /// Exact null-window mode: results that rest on a repetition of a path position wait in
@@ -124,6 +137,7 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
             max_ply: 0,
             filter: Box::new([0; FILTER_MASK as usize + 1]),
             path_keys: Vec::with_capacity(256),
+            deep: HashMap::with_hasher(ahash::RandomState::with_seeds(4, 3, 2, 1)),
             repeated: Vec::with_capacity(256),
             exact: false,
             waiting: Vec::new(),
@@ -173,8 +187,13 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
     /// Pushes a node on the path.
     #[inline]
     fn push(&mut self, board: [u64; W], n: u32, key: u64) {
+        let i = self.path.len();
+        if i < DEEP {
+            self.filter[(key & FILTER_MASK) as usize] += 1;
+        } else {
+            self.deep.insert(board, i);
+        }
         self.path.push((board, n));
-        self.filter[(key & FILTER_MASK) as usize] += 1;
         self.path_keys.push(key);
         self.repeated.push(false);
     }
@@ -182,10 +201,15 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
     /// Pops the last node of the path.
     #[inline]
     fn pop(&mut self) {
-        self.path.pop();
+        let Some((board, _)) = self.path.pop() else {
+            return;
+        };
         self.repeated.pop();
-        if let Some(k) = self.path_keys.pop() {
-            self.filter[(k & FILTER_MASK) as usize] -= 1;
+        let key = self.path_keys.pop().unwrap_or_default();
+        if self.path.len() < DEEP {
+            self.filter[(key & FILTER_MASK) as usize] -= 1;
+        } else {
+            self.deep.remove(&board);
         }
     }
 
@@ -271,13 +295,13 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
         (best.score, dep)
     }
 
-    /// Counts a node at `ply` and polls the limits every 1024 nodes. Whether to search it
-    /// (false once the search has stopped).
+    /// Counts a node at `ply` and polls the limits every `poll_every` nodes. Whether to
+    /// search it (false once the search has stopped).
     #[inline]
     fn enter(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.pending += 1;
-        if self.pending >= 1024 {
+        if self.pending >= self.sh.poll_every {
             self.poll();
         }
         if ply >= MAX_PLY {
@@ -289,14 +313,19 @@ impl<'s, 'a, const W: usize, T: Table<W>> Worker<'s, 'a, W, T> {
     }
 
     /// The path index of the node's board if it is already on the path. Only positions since
-    /// the last capture (same seeds) can repeat; the filter skips the scan for positions
-    /// certainly not on the path.
+    /// the last capture (same seeds) can repeat; the filter skips the scan of the first
+    /// [`DEEP`] for positions certainly not among them, and a map answers for the others.
     #[inline]
     fn repetition(&self, node: &Node<'_, W>) -> Option<usize> {
+        if self.path.len() > DEEP {
+            if let Some(&i) = self.deep.get(&node.board) {
+                return Some(i);
+            }
+        }
         if self.filter[(node.key & FILTER_MASK) as usize] == 0 {
             return None;
         }
-        for i in (0..self.path.len()).rev() {
+        for i in (0..self.path.len().min(DEEP)).rev() {
             let (b, s) = self.path[i];
             if s != node.seeds {
                 break;
@@ -627,6 +656,8 @@ impl<const W: usize, T: Table<W>> Worker<'_, '_, W, T> {
 }
 
 const FILTER_MASK: u64 = 4095;
+/// Path positions counted in `filter` (and scanned); deeper ones go to a map.
+const DEEP: usize = 256;
 
 /// What the steps of [`Worker::search`] need to know about the node being searched.
 struct Node<'p, const W: usize> {

@@ -346,7 +346,8 @@ fn best_sized<const W: usize>(
         bounds: [r.lower, r.upper],
         depth: r.depth,
         pv: move_numbers(&r.pv),
-        nodes: r.nodes,
+        // All the command searched: with `--all-moves`, the moves' searches too.
+        nodes: nodes_used,
         seconds: r.seconds,
         stopped: r.stopped,
         moves,
