@@ -414,3 +414,38 @@ fn best_stops_within_one_percent_of_the_node_limit() {
         }
     }
 }
+
+/// A position whose move 3 sows for 165 million laps before its board repeats (seconds of
+/// work that cannot be interrupted): under a short time limit `best` still answers, from
+/// the watchdog, with no move and a note that says why, and exits 0; text output says so.
+#[test]
+fn best_answers_at_its_time_limit_while_a_long_sowing_runs() {
+    let args = [
+        "--variant",
+        "hoyito3",
+        "--seeds",
+        "8",
+        "--last-four",
+        "S",
+        "--capture-side",
+        "opponent",
+        "best",
+        "1,0,1,0,2,1/52,7,21,1,3,4 N",
+        "--time-ms",
+        "100",
+        "--threads",
+        "1",
+    ];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&with_json);
+    assert_eq!(v["move"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["stopped"], true, "{v}");
+    assert_eq!(v["exact"], false, "{v}");
+    assert!(
+        v["note"].as_str().unwrap().contains("long relay sowings"),
+        "{v}"
+    );
+    let text = ok(&args);
+    assert!(text.contains("no move found within the limit"), "{text}");
+}

@@ -2,7 +2,7 @@
 //! a fixed suite) and `match` (games between two search settings, to tune the evaluation).
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
@@ -44,7 +44,7 @@ fn move_numbers(mv: &[Move]) -> Vec<u8> {
 }
 
 /// A legal move's score, with `--all-moves`.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct MoveScore {
     #[serde(rename = "move")]
     mv: u8,
@@ -75,6 +75,9 @@ struct BestReport {
     stopped: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<MoveScore>>,
+    /// Why the answer came from the watchdog, when it did ([`Watchdog`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
     #[serde(skip)]
     side: Side,
     #[serde(skip)]
@@ -107,6 +110,7 @@ impl fmt::Display for BestReport {
         }
         match self.best {
             Some(m) => writeln!(f, "best move {m}, score {}{exact}", self.score)?,
+            None if self.note.is_some() => writeln!(f, "no move found within the limit")?,
             None if self.score == 0 && self.exact && self.nodes <= 1 => writeln!(
                 f,
                 "no move to play: the game is over, or 4 or fewer seeds are left (worth 0)"
@@ -141,6 +145,9 @@ impl fmt::Display for BestReport {
         for m in self.moves.iter().flatten() {
             let exact = if m.exact { " (exact)" } else { "" };
             writeln!(f, "  {}: {}{exact}", m.mv, m.score)?;
+        }
+        if let Some(note) = &self.note {
+            writeln!(f, "{note}")?;
         }
         Ok(())
     }
@@ -219,14 +226,121 @@ pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
     if a.nodes == Some(0) || a.time_ms == Some(0) {
         bail!("--nodes and --time-ms must be at least 1");
     }
-    let report = dispatch!(rules, best_sized(&rules, d.as_ref(), a))?;
+    let watchdog = Watchdog::new(json);
+    let report = dispatch!(rules, best_sized(&rules, d.as_ref(), a, &watchdog))?;
+    watchdog.disarm();
     emit(&report, json)
+}
+
+/// How long after its deadline `best` answers when the search has not returned.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(25);
+
+/// Keeps `best`'s time limit when the search cannot: generating one move of a position with
+/// a long relay sowing can take seconds and cannot be interrupted. Armed with the command's
+/// deadline, a thread waits until just after it; if the command has not answered by then, it
+/// prints the last report the search gave (its last finished iteration, or a report with no
+/// move that says why) and ends the process.
+struct Watchdog {
+    json: bool,
+    /// When the command started.
+    start: Instant,
+    state: Arc<Mutex<WatchState>>,
+}
+
+struct WatchState {
+    /// The report to print if the deadline passes first.
+    report: Option<BestReport>,
+    /// Whether the command's own answer, or the watchdog's, has been taken.
+    done: bool,
+}
+
+impl Watchdog {
+    fn new(json: bool) -> Self {
+        Watchdog {
+            json,
+            start: Instant::now(),
+            state: Arc::new(Mutex::new(WatchState {
+                report: None,
+                done: false,
+            })),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WatchState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts the thread that answers at `deadline` (plus [`WATCHDOG_GRACE`]).
+    fn arm(&self, deadline: Instant) {
+        let state = Arc::clone(&self.state);
+        let (json, start) = (self.json, self.start);
+        std::thread::spawn(move || {
+            let at = deadline + WATCHDOG_GRACE;
+            let now = Instant::now();
+            if at > now {
+                std::thread::sleep(at - now);
+            }
+            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+            if s.done {
+                return;
+            }
+            s.done = true;
+            if let Some(mut r) = s.report.take() {
+                r.stopped = true;
+                r.seconds = start.elapsed().as_secs_f64();
+                r.note = Some(match r.best {
+                    Some(_) => "answered at the time limit from the last finished iteration: \
+                                a long relay sowing kept the search from stopping"
+                        .to_string(),
+                    None => "no move within the time limit: generating this position's moves \
+                             (long relay sowings) takes longer"
+                        .to_string(),
+                });
+                if emit(&r, json).is_err() {
+                    std::process::exit(1);
+                }
+            }
+            std::process::exit(0);
+        });
+    }
+
+    /// Replaces the report the watchdog would print.
+    fn update(&self, f: impl FnOnce(&mut BestReport)) {
+        if let Some(r) = &mut self.lock().report {
+            f(r);
+        }
+    }
+
+    /// Sets the report the watchdog would print.
+    fn set(&self, r: BestReport) {
+        self.lock().report = Some(r);
+    }
+
+    /// The command answers itself: the watchdog stays quiet (if it has not answered already,
+    /// in which case the process is ending and this waits for it).
+    fn disarm(&self) {
+        self.lock().done = true;
+    }
+}
+
+/// Copies a search result into a report.
+fn fill(report: &mut BestReport, r: &SearchResult) {
+    report.best = r.best.map(|m| m.0);
+    report.score = r.score;
+    report.exact = r.exact;
+    report.bounds = [r.lower, r.upper];
+    report.depth = r.depth;
+    report.pv = move_numbers(&r.pv);
+    report.nodes = r.nodes;
+    report.seconds = r.seconds;
+    report.stopped = r.stopped;
 }
 
 fn best_sized<const W: usize>(
     rules: &Rules,
     d: Option<&Diagram>,
     a: &BestArgs,
+    watchdog: &Watchdog,
 ) -> Result<BestReport> {
     // One deadline for the whole command: the tables built in memory, the search and the
     // analysis of every move all fit in --time-ms (and --nodes counts them all).
@@ -234,6 +348,32 @@ fn best_sized<const W: usize>(
     let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
+    // What the watchdog prints if the deadline passes before any move is known.
+    let n = p.seeds_on_board() as i32;
+    watchdog.set(BestReport {
+        position: p.to_string(),
+        mode: "limited".to_string(),
+        threads: a.engine.threads.unwrap_or(1),
+        repeatable: false,
+        tables_max_seeds: 0,
+        tables_built_ms: None,
+        best: None,
+        score: 0,
+        exact: false,
+        bounds: [-n, n],
+        depth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        stopped: true,
+        moves: None,
+        note: None,
+        side: p.side_to_move(),
+        seeds_on_board: n,
+    });
+    if let Some(d) = deadline {
+        watchdog.arm(d);
+    }
     let mut tables = best_tables(rules, a, seeds)?;
     if let Some(report) = from_book(rules, &p, a) {
         return Ok(report);
@@ -284,7 +424,26 @@ fn best_sized<const W: usize>(
         limits.time = Some(Duration::from_micros(share(left.as_micros() as u64, parts)));
     }
     limits.nodes = limits.nodes.map(|n| share(n, parts).max(1));
-    let r = searcher.search(&p, &limits);
+    let threads = searcher.config().threads;
+    watchdog.update(|w| {
+        w.mode = mode.clone();
+        w.threads = threads;
+        w.tables_max_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
+        w.tables_built_ms = built_ms;
+    });
+    if deadline.is_none() && limits.time.is_some() {
+        // The default time limit.
+        watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let elapsed = |mut r: SearchResult| {
+        r.seconds = start.elapsed().as_secs_f64();
+        r
+    };
+    let r = searcher.search_controlled(&p, &limits, &stop, &|r| {
+        watchdog.update(|w| fill(w, &elapsed(r.clone())));
+    });
+    watchdog.update(|w| fill(w, &r));
     let mut nodes_used = r.nodes;
     let moves = a.all_moves.then(|| {
         // Each move is searched as deep as the main search got (exactly when it was exact),
@@ -329,10 +488,14 @@ fn best_sized<const W: usize>(
                 score: c.value(cr.score),
                 exact: cr.exact,
             });
+            let done = out.clone();
+            watchdog.update(|w| {
+                w.nodes = nodes_used;
+                w.moves = Some(done);
+            });
         }
         out
     });
-    let threads = searcher.config().threads;
     Ok(BestReport {
         position: p.to_string(),
         mode,
@@ -351,6 +514,7 @@ fn best_sized<const W: usize>(
         seconds: r.seconds,
         stopped: r.stopped,
         moves,
+        note: None,
         side: p.side_to_move(),
         seeds_on_board: p.seeds_on_board() as i32,
     })
@@ -394,6 +558,7 @@ fn from_book<const W: usize>(rules: &Rules, p: &Position<W>, a: &BestArgs) -> Op
         seconds: start.elapsed().as_secs_f64(),
         stopped: false,
         moves: None,
+        note: None,
         side: p.side_to_move(),
         seeds_on_board: p.seeds_on_board() as i32,
     })
