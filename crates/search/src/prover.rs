@@ -372,7 +372,7 @@ impl<const W: usize> Prover<W> {
                     // The attacker wins: South's value is at least t if South attacks.
                     return Ok(won == proof.south_attacks);
                 }
-                None => queue = proof.frontier(),
+                None => queue = proof.frontier(budget)?,
             }
         }
     }
@@ -510,6 +510,18 @@ fn align<const W: usize>(p: &Position<W>, t: i32) -> i32 {
 }
 
 impl Budget<'_> {
+    /// Inside a pass over a proof's graph, at step `i`: every 65,536 steps, a look at the
+    /// stop signal and the deadline (not the node limit), so that a stop never waits for a
+    /// whole pass over a graph of millions of positions.
+    #[inline]
+    fn poll(&self, i: usize) -> Result<(), Stopped> {
+        if i & 0xffff == 0xffff {
+            self.check(0)
+        } else {
+            Ok(())
+        }
+    }
+
     fn check(&self, nodes: u64) -> Result<(), Stopped> {
         if (nodes > 0 && nodes >= self.node_limit)
             || self.stop.load(Ordering::Relaxed)
@@ -608,13 +620,20 @@ impl<const W: usize> Proof<W> {
 
     /// The attacker's attractor, with open nodes counted as won (`optimistic`) or lost: for
     /// each node, when it joined (from 1), or 0 outside.
-    fn attractor(&self, preds: &[u32], start: &[u32], optimistic: bool) -> Vec<u32> {
+    fn attractor(
+        &self,
+        preds: &[u32],
+        start: &[u32],
+        optimistic: bool,
+        budget: &Budget<'_>,
+    ) -> Result<Vec<u32>, Stopped> {
         let n = self.nodes.len();
         let mut inside = vec![0u32; n];
         let mut joined = 0u32;
         let mut count = vec![0u32; n];
         let mut queue = Vec::new();
         for (k, node) in self.nodes.iter().enumerate() {
+            budget.poll(k)?;
             let won = match node.state {
                 State::Won => true,
                 State::Open => optimistic,
@@ -630,7 +649,10 @@ impl<const W: usize> Proof<W> {
                 queue.push(k as u32);
             }
         }
+        let mut steps = 0usize;
         while let Some(k) = queue.pop() {
+            steps += 1;
+            budget.poll(steps)?;
             for &q in &preds[start[k as usize] as usize..start[k as usize + 1] as usize] {
                 let q = q as usize;
                 if inside[q] != 0 || self.nodes[q].state != State::Inner {
@@ -644,14 +666,15 @@ impl<const W: usize> Proof<W> {
                 }
             }
         }
-        inside
+        Ok(inside)
     }
 
     /// Predecessors of every node, with multiplicity, as `preds[start[k] .. start[k + 1]]`.
-    fn predecessors(&self) -> (Vec<u32>, Vec<u32>) {
+    fn predecessors(&self, budget: &Budget<'_>) -> Result<(Vec<u32>, Vec<u32>), Stopped> {
         let n = self.nodes.len();
         let mut start = vec![0u32; n + 1];
-        for node in &self.nodes {
+        for (k, node) in self.nodes.iter().enumerate() {
+            budget.poll(k)?;
             let r = node.first as usize..node.first as usize + node.len as usize;
             for &j in &self.edges[r] {
                 start[j as usize + 1] += 1;
@@ -663,26 +686,24 @@ impl<const W: usize> Proof<W> {
         let mut fill = start.clone();
         let mut preds = vec![0u32; start[n] as usize];
         for (k, node) in self.nodes.iter().enumerate() {
+            budget.poll(k)?;
             let r = node.first as usize..node.first as usize + node.len as usize;
             for &j in &self.edges[r] {
                 preds[fill[j as usize] as usize] = k as u32;
                 fill[j as usize] += 1;
             }
         }
-        (preds, start)
+        Ok((preds, start))
     }
 
     /// Decides the root if the graph explored so far is enough: `Some(true)` when the
     /// attacker wins. Also fills `won` for every node decided.
-    /// Each of its passes over the graph ends with a look at `budget`'s stop and deadline
-    /// (not its node limit), so that a stop waits for one pass at most.
+    /// Its passes over the graph look at `budget`'s stop and deadline (not its node limit)
+    /// as they go ([`Budget::poll`]).
     fn decide(&mut self, budget: &Budget<'_>) -> Result<Option<bool>, Stopped> {
-        let (preds, start) = self.predecessors();
-        budget.check(0)?;
-        let sure = self.attractor(&preds, &start, false);
-        budget.check(0)?;
-        let hope = self.attractor(&preds, &start, true);
-        budget.check(0)?;
+        let (preds, start) = self.predecessors(budget)?;
+        let sure = self.attractor(&preds, &start, false, budget)?;
+        let hope = self.attractor(&preds, &start, true, budget)?;
         self.won = sure
             .iter()
             .zip(&hope)
@@ -750,7 +771,7 @@ impl<const W: usize> Proof<W> {
 
     /// The open nodes reachable from the root through undecided explored nodes, nearest
     /// first: the ones whose exploration can still change the root.
-    fn frontier(&self) -> Vec<u32> {
+    fn frontier(&self, budget: &Budget<'_>) -> Result<Vec<u32>, Stopped> {
         let mut seen = vec![false; self.nodes.len()];
         let mut queue = vec![0u32];
         let mut open = Vec::new();
@@ -759,6 +780,7 @@ impl<const W: usize> Proof<W> {
         while i < queue.len() {
             let k = queue[i] as usize;
             i += 1;
+            budget.poll(i)?;
             let node = &self.nodes[k];
             match node.state {
                 State::Open => open.push(k as u32),
@@ -774,6 +796,6 @@ impl<const W: usize> Proof<W> {
                 _ => {}
             }
         }
-        open
+        Ok(open)
     }
 }

@@ -42,14 +42,42 @@ pub(crate) struct Retro<const W: usize> {
     pub room: usize,
 }
 
-/// A node of the component being solved.
-struct Node {
-    /// South to move.
-    south: bool,
-    /// Values of the exits, South's point of view.
+/// The component being solved, in flat arrays (a component can hold millions of nodes: a
+/// pair of small vectors each would cost as much time to free as to fill).
+struct Graph {
+    /// South to move, by node.
+    south: Vec<bool>,
+    /// Node `k`'s exits are `exits[exit_start[k] .. exit_start[k + 1]]`: their values, from
+    /// South's point of view.
+    exit_start: Vec<u32>,
     exits: Vec<i16>,
-    /// Edges to other nodes of the component.
+    /// Node `k`'s edges to other nodes are `edges[edge_start[k] .. edge_start[k + 1]]`.
+    edge_start: Vec<u32>,
     edges: Vec<u32>,
+}
+
+impl Graph {
+    fn new() -> Self {
+        Graph {
+            south: Vec::new(),
+            exit_start: vec![0],
+            exits: Vec::new(),
+            edge_start: vec![0],
+            edges: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.south.len()
+    }
+
+    fn exits(&self, k: usize) -> &[i16] {
+        &self.exits[self.exit_start[k] as usize..self.exit_start[k + 1] as usize]
+    }
+
+    fn edges(&self, k: usize) -> &[u32] {
+        &self.edges[self.edge_start[k] as usize..self.edge_start[k + 1] as usize]
+    }
 }
 
 impl<const W: usize> Retro<W> {
@@ -98,13 +126,18 @@ impl<const W: usize> Retro<W> {
     /// attractors, threshold by threshold. `None` when it is larger than the cap, or on a
     /// stop (`stopped`).
     fn solve(&mut self, root: &Position<W>) -> Option<()> {
-        let (positions, nodes) = self.explore(root)?;
-        let Some(values) = south_values(&nodes, || self.must_stop()) else {
+        let (positions, graph) = self.explore(root)?;
+        let Some(values) = south_values(&graph, || self.must_stop()) else {
             self.stopped = true;
             return None;
         };
         for (k, p) in positions.iter().enumerate() {
-            let v = if nodes[k].south {
+            // Every value is exact: a stop may leave the component half remembered.
+            if k & POLL == POLL && self.must_stop() {
+                self.stopped = true;
+                return None;
+            }
+            let v = if graph.south[k] {
                 values[k]
             } else {
                 -values[k]
@@ -120,12 +153,13 @@ impl<const W: usize> Retro<W> {
     }
 
     /// The positions of the component of `root` (found breadth first, `root` first) and
-    /// their nodes; `None` when there are more than the cap.
-    fn explore(&mut self, root: &Position<W>) -> Option<(Vec<Position<W>>, Vec<Node>)> {
+    /// its graph; `None` when there are more than the cap.
+    fn explore(&mut self, root: &Position<W>) -> Option<(Vec<Position<W>>, Graph)> {
         let mut index: HashMap<[u64; W], u32, ahash::RandomState> =
             HashMap::with_hasher(ahash::RandomState::with_seeds(1, 1, 2, 3));
         let mut positions = vec![*root];
-        let mut nodes: Vec<Node> = Vec::new();
+        let mut graph = Graph::new();
+        let mut same_layer = Vec::new();
         index.insert(root.board_key(), 0);
         let mut i = 0;
         while i < positions.len() {
@@ -135,13 +169,14 @@ impl<const W: usize> Retro<W> {
                 self.stopped = true;
                 return None;
             }
-            let (mut node, same_layer) = self.node(&positions[i])?;
-            for q in same_layer {
+            same_layer.clear();
+            let south = self.node(&positions[i], &mut graph.exits, &mut same_layer)?;
+            for q in same_layer.drain(..) {
                 let k = q.board_key();
                 if let Some(&v) = self.values.get(&k) {
                     // Solved before, with everything it reaches: an exit.
                     let south_q = q.side_to_move() == Side::South;
-                    node.exits.push(if south_q { v } else { -v });
+                    graph.exits.push(if south_q { v } else { -v });
                     continue;
                 }
                 let j = match index.get(&k) {
@@ -160,57 +195,71 @@ impl<const W: usize> Retro<W> {
                         j
                     }
                 };
-                node.edges.push(j);
+                graph.edges.push(j);
             }
-            nodes.push(node);
+            graph.south.push(south);
+            graph.exit_start.push(graph.exits.len() as u32);
+            graph.edge_start.push(graph.edges.len() as u32);
             i += 1;
         }
-        Some((positions, nodes))
+        Some((positions, graph))
     }
 
-    /// The node of `p` with its exits (captures, valued by solving the smaller components
-    /// they lead to, and the end of the game), and the positions of the same layer it leads
-    /// to (quiet moves and the automatic pass), which become its edges.
-    fn node(&mut self, p: &Position<W>) -> Option<(Node, Vec<Position<W>>)> {
+    /// The node of `p`: appends to `exits` the values of its exits (captures, valued by
+    /// solving the smaller components they lead to, and the end of the game), from South's
+    /// point of view, and to `same_layer` the positions of the same layer it leads to (quiet
+    /// moves and the automatic pass), which become its edges. Whether South moves there.
+    fn node(
+        &mut self,
+        p: &Position<W>,
+        exits: &mut Vec<i16>,
+        same_layer: &mut Vec<Position<W>>,
+    ) -> Option<bool> {
         let rules = self.rules;
         let south = p.side_to_move() == Side::South;
         let sign = if south { 1 } else { -1 };
-        let mut node = Node {
-            south,
-            exits: Vec::new(),
-            edges: Vec::new(),
-        };
         let list = p.moves(&rules);
-        let mut same_layer = Vec::new();
         if list.is_empty() {
             match p.passed(&rules) {
                 Some(q) => same_layer.push(q),
-                None => node.exits.push(0),
+                None => exits.push(0),
             }
         }
         for c in list.children() {
             if c.extra_turn {
                 // A finished board is worth 0 (`value` answers so at once).
                 let v = self.value(&c.position)?;
-                node.exits.push((sign * c.value(v)) as i16);
+                exits.push((sign * c.value(v)) as i16);
             } else {
                 same_layer.push(c.position);
             }
         }
-        Some((node, same_layer))
+        Some(south)
     }
 }
 
+/// Steps of a pass over a component between two looks at `must_stop`, less one.
+const POLL: usize = 0xffff;
+
 /// The value for South of every node of a component: the largest threshold `t` South
 /// reaches (the smallest always is), each threshold decided by an attractor; `None` when
-/// `must_stop` says so between two thresholds.
-fn south_values(nodes: &[Node], must_stop: impl Fn() -> bool) -> Option<Vec<i16>> {
-    let preds = Predecessors::of(nodes);
-    let mut thresholds: Vec<i16> = nodes.iter().flat_map(|n| n.exits.iter().copied()).collect();
-    thresholds.push(0);
-    thresholds.sort_unstable();
-    thresholds.dedup();
-    let n = nodes.len();
+/// `must_stop` says so (it is asked every [`POLL`] steps of each pass).
+fn south_values(graph: &Graph, must_stop: impl Fn() -> bool) -> Option<Vec<i16>> {
+    let preds = Predecessors::of(graph, &must_stop)?;
+    // The exit values that occur, and 0, in increasing order (values lie within the seeds
+    // on the board: a short range).
+    let lo = graph.exits.iter().copied().fold(0, i16::min) as i32;
+    let hi = graph.exits.iter().copied().fold(0, i16::max) as i32;
+    let mut seen = vec![false; (hi - lo + 1) as usize];
+    seen[(-lo) as usize] = true;
+    for &e in &graph.exits {
+        seen[(e as i32 - lo) as usize] = true;
+    }
+    let thresholds: Vec<i16> = (lo..=hi)
+        .filter(|&v| seen[(v - lo) as usize])
+        .map(|v| v as i16)
+        .collect();
+    let n = graph.len();
     let mut value = vec![thresholds[0]; n];
     let mut attractor = Attractor {
         in_a: vec![false; n],
@@ -222,7 +271,7 @@ fn south_values(nodes: &[Node], must_stop: impl Fn() -> bool) -> Option<Vec<i16>
             return None;
         }
         let p_south = t > 0;
-        attractor.compute(nodes, &preds, t);
+        attractor.compute(graph, &preds, t, &must_stop)?;
         for (k, v) in value.iter_mut().enumerate() {
             // South reaches t: in South's attractor, or outside North's.
             if attractor.in_a[k] == p_south {
@@ -241,26 +290,28 @@ struct Predecessors {
 }
 
 impl Predecessors {
-    fn of(nodes: &[Node]) -> Self {
-        let n = nodes.len();
+    /// `None` when `must_stop` says so.
+    fn of(graph: &Graph, must_stop: &impl Fn() -> bool) -> Option<Self> {
+        let n = graph.len();
         let mut start = vec![0u32; n + 1];
-        for node in nodes {
-            for &j in &node.edges {
-                start[j as usize + 1] += 1;
-            }
+        for &j in &graph.edges {
+            start[j as usize + 1] += 1;
         }
         for k in 0..n {
             start[k + 1] += start[k];
         }
         let mut fill = start.clone();
         let mut list = vec![0u32; start[n] as usize];
-        for (k, node) in nodes.iter().enumerate() {
-            for &j in &node.edges {
+        for k in 0..n {
+            if k & POLL == POLL && must_stop() {
+                return None;
+            }
+            for &j in graph.edges(k) {
                 list[fill[j as usize] as usize] = k as u32;
                 fill[j as usize] += 1;
             }
         }
-        Predecessors { start, list }
+        Some(Predecessors { start, list })
     }
 
     fn of_node(&self, k: usize) -> &[u32] {
@@ -281,24 +332,35 @@ impl Attractor {
     /// The attractor at threshold `t` of the player who must force a good exit: South, who
     /// needs an exit worth at least `t`, when `t > 0`; North, who needs one worth less than
     /// `t`, otherwise (endless play is then good enough for South).
-    fn compute(&mut self, nodes: &[Node], preds: &Predecessors, t: i16) {
+    /// `None` when `must_stop` says so.
+    fn compute(
+        &mut self,
+        graph: &Graph,
+        preds: &Predecessors,
+        t: i16,
+        must_stop: &impl Fn() -> bool,
+    ) -> Option<()> {
         let p_south = t > 0;
         let good = |e: i16| if p_south { e >= t } else { e < t };
         let (in_a, count, queue) = (&mut self.in_a, &mut self.count, &mut self.queue);
         queue.clear();
-        for (k, node) in nodes.iter().enumerate() {
+        for k in 0..graph.len() {
+            if k & POLL == POLL && must_stop() {
+                return None;
+            }
             in_a[k] = false;
-            if node.south == p_south {
-                if node.exits.iter().any(|&e| good(e)) {
+            let (exits, edges) = (graph.exits(k), graph.edges(k));
+            if graph.south[k] == p_south {
+                if exits.iter().any(|&e| good(e)) {
                     in_a[k] = true;
                 } else {
                     count[k] = 1;
                 }
-            } else if node.exits.iter().all(|&e| good(e)) {
-                if node.edges.is_empty() {
+            } else if exits.iter().all(|&e| good(e)) {
+                if edges.is_empty() {
                     in_a[k] = true;
                 } else {
-                    count[k] = node.edges.len() as u32;
+                    count[k] = edges.len() as u32;
                 }
             } else {
                 count[k] = u32::MAX;
@@ -307,7 +369,12 @@ impl Attractor {
                 queue.push(k as u32);
             }
         }
+        let mut steps = 0usize;
         while let Some(k) = queue.pop() {
+            steps += 1;
+            if steps & POLL == POLL && must_stop() {
+                return None;
+            }
             for &q in preds.of_node(k as usize) {
                 let q = q as usize;
                 if in_a[q] || count[q] == u32::MAX {
@@ -320,6 +387,7 @@ impl Attractor {
                 }
             }
         }
+        Some(())
     }
 }
 
