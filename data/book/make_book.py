@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Assembles data/book/book.jsonl, the opening book that `solve best` answers from.
 
-    python3 data/book/make_book.py SOLVE RUNS
+    python3 data/book/make_book.py SOLVE RUNS [RUNS ...]
 
-SOLVE is the `solve` program; RUNS a folder holding, for each position after two plies, the
+SOLVE is the `solve` program; each RUNS a folder holding, for positions after two plies, the
 output of `solve [--variant V] prove POSITION --tables DIR --certificate RUNS/V-M1-M2.cert
---json` as RUNS/V-M1-M2.json (see README.md here). Plies 0 and 1 come from
+--json` as RUNS/V-M1-M2.json (see README.md here). Where several folders hold a position,
+the last one that proved it counts (later runs retry the open positions with more tables). Plies 0 and 1 come from
 data/exact/starts.jsonl and data/proofs/first-moves.jsonl. Proven certificates of ply 2 are
 copied into data/book/.
 """
@@ -60,7 +61,18 @@ def cert_info(path):
 
 
 def main():
-    prog, runs = sys.argv[1], sys.argv[2]
+    prog, folders = sys.argv[1], sys.argv[2:]
+    runs = {}
+    for folder in folders:
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(".json") or name.count("-") != 2:
+                continue
+            try:
+                r = json.load(open(os.path.join(folder, name)))
+            except (ValueError, OSError):
+                continue
+            if name not in runs or r["complete"]:
+                runs[name] = r
     out = []
     for line in open(os.path.join(REPO, "data/exact/starts.jsonl")):
         s = json.loads(line)
@@ -94,17 +106,11 @@ def main():
                         "certificate": cert_info(cert),
                         "note": "proven by the start's certificate"})
         out.append(row)
-    for name in sorted(os.listdir(runs)):
-        if not name.endswith(".json") or name.count("-") != 2:
-            continue
+    for name, r in sorted(runs.items()):
         v, m1, m2 = name[:-5].split("-")
-        try:
-            r = json.load(open(os.path.join(runs, name)))
-        except (ValueError, OSError):
-            continue
         row = {"rules": RULES[v], "plies": 2, "line": [int(m1), int(m2)],
                "board": board(r["position"]), "explored": r["explored"],
-               "seconds": round(r["seconds"], 1)}
+               "seconds": round(r["seconds"], 1), "tables_max_seeds": r["tables_max_seeds"]}
         if r["complete"]:
             dest = f"data/book/{v}-{m1}-{m2}.cert"
             shutil.copyfile(r["certificate"]["path"], os.path.join(REPO, dest))
