@@ -217,12 +217,21 @@ fn the_book_values_agree_with_the_values_after_each_move() {
     }
     let mut complete = 0;
     for ((h3, line), &value) in &values {
-        let variant = if *h3 { Variant::Hoyito3 } else { Variant::Hoyito2 };
+        let variant = if *h3 {
+            Variant::Hoyito3
+        } else {
+            Variant::Hoyito2
+        };
         let rules = Rules::new(variant, 6, 4, LastFour::Capturer, CaptureSide::Any).unwrap();
         let mut p = Position6::start(&rules).unwrap();
         for &m in line {
             let list = p.moves(&rules);
-            p = list.children().iter().find(|c| c.mv.0 == m).unwrap().position;
+            p = list
+                .children()
+                .iter()
+                .find(|c| c.mv.0 == m)
+                .unwrap()
+                .position;
         }
         let list = p.moves(&rules);
         let mut best = None::<i32>;
@@ -241,7 +250,11 @@ fn the_book_values_agree_with_the_values_after_each_move() {
                     }
                 }
             };
-            assert!(v <= value, "{line:?} ({variant:?}): move {} is worth {v} > {value}", c.mv.0);
+            assert!(
+                v <= value,
+                "{line:?} ({variant:?}): move {} is worth {v} > {value}",
+                c.mv.0
+            );
             best = Some(best.map_or(v, |b| b.max(v)));
         }
         if all && !list.children().is_empty() {
@@ -250,5 +263,8 @@ fn the_book_values_agree_with_the_values_after_each_move() {
         }
     }
     // The Hoyito II start and its six first moves have every move in the book.
-    assert!(complete >= 7, "{complete} positions have all their moves in the book");
+    assert!(
+        complete >= 7,
+        "{complete} positions have all their moves in the book"
+    );
 }

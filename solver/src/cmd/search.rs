@@ -233,7 +233,7 @@ pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
 }
 
 /// How long after its deadline `best` answers when the search has not returned.
-const WATCHDOG_GRACE: Duration = Duration::from_millis(25);
+const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
 
 /// Keeps `best`'s time limit when the search cannot: generating one move of a position with
 /// a long relay sowing can take seconds and cannot be interrupted. Armed with the command's
@@ -290,7 +290,8 @@ impl Watchdog {
                 r.seconds = start.elapsed().as_secs_f64();
                 r.note = Some(match r.best {
                     Some(_) => "answered at the time limit from the last finished iteration: \
-                                a long relay sowing kept the search from stopping"
+                                the search had not returned (a long relay sowing cannot be \
+                                interrupted)"
                         .to_string(),
                     None => "no move within the time limit: generating this position's moves \
                              (long relay sowings) takes longer"
