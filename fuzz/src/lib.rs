@@ -4,8 +4,9 @@
 //! libFuzzer), and the stable test `solver/tests/fuzz_corpus.rs`, which includes this file
 //! with `#[path]` and replays every committed corpus file through it under
 //! `cargo test --workspace`. This file therefore uses only `std`, `hoyito_rules`,
-//! `hoyito_tables` and `hoyito_check` (dependencies of the solver crate), and every check is
-//! an `assert!`: a failed check is a crash to the fuzzer and a failed test on stable.
+//! `hoyito_tables`, `hoyito_check` (dependencies of the solver crate) and `hoyito_solver`
+//! (the solver crate's own library), and every check is an `assert!`: a failed check is a
+//! crash to the fuzzer and a failed test on stable.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -691,6 +692,41 @@ pub fn certificate(data: &[u8]) {
             assert!(!e.to_string().is_empty());
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// (g) The engine protocol.
+
+/// Most input lines served in one run.
+const PROTOCOL_LINES: usize = 64;
+
+/// The fuzzer's bytes as lines of the engine protocol (`data/PROTOCOL.md`), served by
+/// `solve engine`'s own loop: it must never panic, whatever the lines, and it must end when
+/// its input ends (a search still running is stopped). Its answers go to standard output
+/// (run the fuzzer with `-close_fd_mask=1`). Options that would reach outside one small
+/// process are left out: a `tables` folder (a file path), and a hash or thread count over
+/// 16 (the engine checks them against the machine, not against libFuzzer's memory limit).
+pub fn engine_protocol(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut kept = String::new();
+    for line in text.lines().take(PROTOCOL_LINES) {
+        let lower = line.to_ascii_lowercase();
+        if lower.contains("setoption") {
+            if lower.contains("tables") {
+                continue;
+            }
+            let big = lower
+                .split_whitespace()
+                .any(|w| w.parse::<u64>().is_ok_and(|n| n > 16));
+            if big && (lower.contains("hash") || lower.contains("thread")) {
+                continue;
+            }
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    let result = hoyito_solver::cmd::engine::serve_input(&mut kept.as_bytes());
+    assert!(result.is_ok(), "{result:?}");
 }
 
 /// The folder of the committed corpus of `target`, from the workspace root.

@@ -1,23 +1,14 @@
 //! `solve`: the command-line program over the Hoyito libraries. It parses, calls the
-//! libraries and prints; the logic lives in the crates.
-//!
-//! The modules form a tree: `cli` (clap types only), `common` (helpers: rules and
-//! positions from the command line, printing, thread pools, tables) and `client` (a program
-//! that speaks the engine protocol) at the bottom, the
-//! command modules of `cmd` above them, and `main` dispatching to the commands.
-
-mod book;
-mod cli;
-mod client;
-mod cmd;
-mod common;
+//! libraries and prints; the logic lives in the crates, the commands in this package's
+//! library (`hoyito_solver`), and `main` dispatches to them.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Parser;
 
-use cli::{Cli, Command};
+use hoyito_solver::cli::{Cli, Command};
+use hoyito_solver::{cmd, common};
 
 /// Runs a parsed command line.
 fn run(cli: Cli) -> Result<()> {

@@ -4,7 +4,8 @@
 //!
 //! The bodies are `fuzz/src/lib.rs`, the library of the fuzz crate, included here by path:
 //! the fuzz crate is outside the workspace (it needs nightly and libFuzzer), and its library
-//! uses only `std` and the library crates this crate depends on (rules, tables, check).
+//! uses only `std`, the library crates this crate depends on (rules, tables, check) and this
+//! crate's own library.
 
 #[allow(dead_code)]
 #[path = "../../fuzz/src/lib.rs"]
@@ -65,6 +66,11 @@ fn differential_corpus() {
 #[test]
 fn certificate_corpus() {
     replay("certificate", bodies::certificate);
+}
+
+#[test]
+fn engine_protocol_corpus() {
+    replay("engine_protocol", bodies::engine_protocol);
 }
 
 /// Runs `body` on every input that libFuzzer reported as slow or out of memory for `target`

@@ -79,6 +79,13 @@ struct Go<const W: usize> {
 
 /// `solve engine`.
 pub fn run() -> Result<()> {
+    serve_input(&mut std::io::stdin().lock())
+}
+
+/// Serves the protocol on `input` (answers on standard output) until `quit` or the end of
+/// the input, which stops a search still running. [`run`] serves standard input; the fuzz
+/// target `engine_protocol` serves its bytes.
+pub fn serve_input(input: &mut impl BufRead) -> Result<()> {
     let mut settings = Settings {
         rules: Rules::default(),
         threads: 1,
@@ -86,12 +93,11 @@ pub fn run() -> Result<()> {
         tables: None,
         start: Position12::start(&Rules::default())?,
     };
-    let mut input = std::io::stdin().lock();
     loop {
         let next = if small(&settings.rules) {
-            serve::<2>(&mut settings, &mut input)
+            serve::<2>(&mut settings, input)
         } else {
-            serve::<4>(&mut settings, &mut input)
+            serve::<4>(&mut settings, input)
         };
         if matches!(next, Next::Quit) {
             return Ok(());

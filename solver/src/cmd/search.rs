@@ -1124,7 +1124,7 @@ fn openings<const W: usize>(rules: &Rules, a: &MatchArgs) -> Result<Vec<Opening<
             while moves.len() < a.random_plies && !g.is_over() {
                 let list = g.position().moves(rules);
                 let c = list.children();
-                let m = c[(rng.next() % c.len() as u64) as usize].mv;
+                let m = c[(rng.next_u64() % c.len() as u64) as usize].mv;
                 g.play(m).expect("a listed move is legal");
                 moves.push(m);
             }
