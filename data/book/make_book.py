@@ -111,6 +111,9 @@ def main():
         row = {"rules": RULES[v], "plies": 2, "line": [int(m1), int(m2)],
                "board": board(r["position"]), "explored": r["explored"],
                "seconds": round(r["seconds"], 1), "tables_max_seeds": r["tables_max_seeds"]}
+        if r.get("claims_resumed"):
+            # A run resumed from the record of an earlier one: its figures are its own.
+            row["resumed_claims"] = r["claims_resumed"]
         if r["complete"]:
             dest = f"data/book/{v}-{m1}-{m2}.cert"
             shutil.copyfile(r["certificate"]["path"], os.path.join(REPO, dest))

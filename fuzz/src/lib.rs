@@ -708,7 +708,9 @@ const PROTOCOL_LINES: usize = 64;
 /// 16 (the engine checks them against the machine, not against libFuzzer's memory limit).
 pub fn engine_protocol(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let mut kept = String::new();
+    // A small transposition table: the default 64 MiB, cleared on every run, would be most
+    // of the work.
+    let mut kept = String::from("setoption name Hash value 1\n");
     for line in text.lines().take(PROTOCOL_LINES) {
         let lower = line.to_ascii_lowercase();
         if lower.contains("setoption") {
