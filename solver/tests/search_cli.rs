@@ -443,7 +443,7 @@ fn best_answers_at_its_time_limit_while_a_long_sowing_runs() {
     assert_eq!(v["stopped"], true, "{v}");
     assert_eq!(v["exact"], false, "{v}");
     assert!(
-        v["note"].as_str().unwrap().contains("long relay sowings"),
+        v["note"].as_str().unwrap().contains("long relay sowing"),
         "{v}"
     );
     let text = ok(&args);

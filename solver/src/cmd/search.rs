@@ -227,9 +227,10 @@ pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
         bail!("--nodes and --time-ms must be at least 1");
     }
     let watchdog = Watchdog::new(json);
-    let report = dispatch!(rules, best_sized(&rules, d.as_ref(), a, &watchdog))?;
+    let report = dispatch!(rules, best_sized(&rules, d.as_ref(), a, &watchdog));
+    // The command answers now, with its report or its error.
     watchdog.disarm();
-    emit(&report, json)
+    emit(&report?, json)
 }
 
 /// How long after its deadline `best` answers when the search has not returned.
@@ -293,8 +294,9 @@ impl Watchdog {
                                 the search had not returned (a long relay sowing cannot be \
                                 interrupted)"
                         .to_string(),
-                    None => "no move within the time limit: generating this position's moves \
-                             (long relay sowings) takes longer"
+                    None => "no move within the time limit: the search had not returned \
+                             one (a long relay sowing, as in generating this position's moves, \
+                             cannot be interrupted)"
                         .to_string(),
                 });
                 if emit(&r, json).is_err() {
