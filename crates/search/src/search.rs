@@ -99,8 +99,7 @@ pub(crate) struct Worker<'s, 'a, const W: usize, T: Table<W>> {
     /// Deepest ply reached (exact searches can follow long cycles).
     pub max_ply: usize,
     /// Counts of path positions by key bits: most positions are not on the path, and this
-    /// answers so without scanning it.
-    /// Only the first [`DEEP`] path positions are counted here; deeper ones (long
+    /// answers so without scanning it. Only the first [`DEEP`] path positions are counted here; deeper ones (long
     /// capture-free wanderings of exact mode) are in `deep`.
     filter: Box<[u16; FILTER_MASK as usize + 1]>,
     /// Keys of the path positions, to keep `filter` in step.

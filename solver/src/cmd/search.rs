@@ -53,7 +53,7 @@ struct MoveScore {
 }
 
 /// What `solve best` prints.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct BestReport {
     position: String,
     mode: String,
@@ -351,9 +351,10 @@ fn best_sized<const W: usize>(
     let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
-    // What the watchdog prints if the deadline passes before any move is known.
+    // The report, filled in as the command goes; the watchdog prints a copy if the deadline
+    // passes first (as it is here: no move known yet).
     let n = p.seeds_on_board() as i32;
-    watchdog.set(BestReport {
+    let mut report = BestReport {
         position: p.to_string(),
         mode: "limited".to_string(),
         threads: a.engine.threads.unwrap_or(1),
@@ -373,7 +374,8 @@ fn best_sized<const W: usize>(
         note: None,
         side: p.side_to_move(),
         seeds_on_board: n,
-    });
+    };
+    watchdog.set(report.clone());
     if let Some(d) = deadline {
         watchdog.arm(d);
     }
@@ -427,26 +429,23 @@ fn best_sized<const W: usize>(
         limits.time = Some(Duration::from_micros(share(left.as_micros() as u64, parts)));
     }
     limits.nodes = limits.nodes.map(|n| share(n, parts).max(1));
-    let threads = searcher.config().threads;
-    watchdog.update(|w| {
-        w.mode = mode.clone();
-        w.threads = threads;
-        w.tables_max_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
-        w.tables_built_ms = built_ms;
-    });
+    report.mode = mode;
+    report.threads = searcher.config().threads;
+    report.repeatable = report.threads == 1 && limits.time.is_none();
+    report.tables_max_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
+    report.tables_built_ms = built_ms;
+    watchdog.set(report.clone());
     if deadline.is_none() && limits.time.is_some() {
         // The default time limit.
         watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
     }
+    // Each finished iteration is what the watchdog would print (it sets the time itself).
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let elapsed = |mut r: SearchResult| {
-        r.seconds = start.elapsed().as_secs_f64();
-        r
-    };
     let r = searcher.search_controlled(&p, &limits, &stop, &|r| {
-        watchdog.update(|w| fill(w, &elapsed(r.clone())));
+        watchdog.update(|w| fill(w, r));
     });
-    watchdog.update(|w| fill(w, &r));
+    fill(&mut report, &r);
+    watchdog.set(report.clone());
     let mut nodes_used = r.nodes;
     let moves = a.all_moves.then(|| {
         // Each move is searched as deep as the main search got (exactly when it was exact),
@@ -499,28 +498,10 @@ fn best_sized<const W: usize>(
         }
         out
     });
-    Ok(BestReport {
-        position: p.to_string(),
-        mode,
-        threads,
-        repeatable: threads == 1 && limits.time.is_none(),
-        tables_max_seeds: tables.as_ref().map_or(0, |t| t.max_seeds()),
-        tables_built_ms: built_ms,
-        best: r.best.map(|m| m.0),
-        score: r.score,
-        exact: r.exact,
-        bounds: [r.lower, r.upper],
-        depth: r.depth,
-        pv: move_numbers(&r.pv),
-        // All the command searched: with `--all-moves`, the moves' searches too.
-        nodes: nodes_used,
-        seconds: r.seconds,
-        stopped: r.stopped,
-        moves,
-        note: None,
-        side: p.side_to_move(),
-        seeds_on_board: p.seeds_on_board() as i32,
-    })
+    // All the command searched: with `--all-moves`, the moves' searches too.
+    report.nodes = nodes_used;
+    report.moves = moves;
+    Ok(report)
 }
 
 /// A build [`Progress`](hoyito_tables::Progress) that stops at a deadline (none: never).
