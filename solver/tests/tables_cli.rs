@@ -323,17 +323,20 @@ fn build_keeps_within_max_memory() {
     // Below the 8-seed layer's own need: nothing is built, the message says why.
     let empty = tempfile::tempdir().unwrap();
     let e = empty.path().to_str().unwrap();
+    let build_within = |mib: &str| {
+        solve(&[
+            "tables",
+            "--dir",
+            e,
+            "build",
+            "--max-seeds",
+            "12",
+            "--max-memory",
+            mib,
+        ])
+    };
     let small = (mib(est(l8)) - 1).to_string();
-    let out = solve(&[
-        "tables",
-        "--dir",
-        e,
-        "build",
-        "--max-seeds",
-        "12",
-        "--max-memory",
-        &small,
-    ]);
+    let out = build_within(&small);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("layer of 8 seeds needs about"), "{stderr}");
@@ -349,16 +352,7 @@ fn build_keeps_within_max_memory() {
         "no limit between the layers' needs"
     );
     let between = between.to_string();
-    let out = solve(&[
-        "tables",
-        "--dir",
-        e,
-        "build",
-        "--max-seeds",
-        "12",
-        "--max-memory",
-        &between,
-    ]);
+    let out = build_within(&between);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("layer of 12 seeds needs about"), "{stderr}");

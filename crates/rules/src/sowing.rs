@@ -493,6 +493,16 @@ mod tests {
         }
     }
 
+    /// A xorshift generator from `seed` (fixed seeds: the same cases every run).
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// Long sowings on small boards with many seeds, continued by the detector from a random
     /// state, against a plain walk that keeps every state: the same verdict, and the same
     /// board and landing hole when the sowing ends. With `capture_side = opponent` this
@@ -500,13 +510,7 @@ mod tests {
     /// hole), which the detector settles from the 4-landings of one period.
     #[test]
     fn long_sowings_agree_with_a_plain_walk() {
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let before = super::PERIODIC_ENDINGS.load(Relaxed);
         let mut endless = 0;
         for case in 0..30_000 {
@@ -517,7 +521,7 @@ mod tests {
             if cells[h] < 2 {
                 continue;
             }
-            let mover_start = if next() % 2 == 0 { 0 } else { holes };
+            let mover_start = if next() & 1 == 0 { 0 } else { holes };
             let opponent_only = case % 5 != 0;
             let mut board = Position::<2>::default();
             for (i, &c) in cells.iter().enumerate() {
@@ -549,13 +553,7 @@ mod tests {
     /// a row with up to 11 seeds a hole, the engine's moves agree with the plain walk.
     #[test]
     fn moves_agree_with_a_plain_walk() {
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for case in 0..5_000 {
             let holes = 2 + case % 4;
             let capture_side = if case % 3 == 0 {
@@ -567,7 +565,7 @@ mod tests {
                 Rules::new(Variant::Hoyito3, holes, 8, LastFour::Capturer, capture_side).unwrap();
             let n = 2 * holes;
             let cells: Vec<u32> = (0..n).map(|_| (next() % 12) as u32).collect();
-            let side = if next() % 2 == 0 {
+            let side = if next() & 1 == 0 {
                 Side::South
             } else {
                 Side::North
