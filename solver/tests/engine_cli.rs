@@ -236,6 +236,37 @@ fn stop_ends_an_exact_search_with_an_answer_not_claimed_exact() {
 }
 
 #[test]
+fn go_movetime_answers_while_a_long_sowing_runs() {
+    let mut e = Engine::start();
+    // Generating this position's moves walks relay sowings of millions of laps, which no
+    // search can interrupt (as in `best_answers_at_its_time_limit_while_a_long_sowing_runs`).
+    for (name, value) in [
+        ("Variant", "hoyito3"),
+        ("Seeds", "8"),
+        ("LastFour", "S"),
+        ("CaptureSide", "opponent"),
+    ] {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    e.ask("position pos 1,0,1,0,2,1/52,7,21,1,3,4 N");
+    e.send("go movetime 100");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove none", "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string no move") && l.contains("long relay sowing")),
+        "{lines:?}"
+    );
+    // The engine is free again: commands are taken at once (a `go` would wait for the
+    // sowing to end).
+    let answer = e.ask("position startpos");
+    assert!(!answer.iter().any(|l| l.contains("error")), "{answer:?}");
+    assert!(e.ask("moves").contains(&"moves 1 2 3 4 5 6".to_string()));
+    let _ = e.child.kill();
+}
+
+#[test]
 fn board_commands_play_undo_and_draw() {
     let mut e = Engine::start();
     assert_eq!(e.ask("moves"), ["moves 1 2 3 4 5 6"]);

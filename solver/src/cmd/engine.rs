@@ -11,8 +11,8 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use hoyito_rules::{
@@ -75,6 +75,9 @@ struct Go<const W: usize> {
     default: bool,
     /// `infinite`: the bestmove waits for `stop`.
     infinite: bool,
+    /// When `go` was read: a time limit counts from here, so that a search queued behind one
+    /// still generating a long sowing ([`Answer`]) does not overrun it.
+    issued: Instant,
 }
 
 /// `solve engine`.
@@ -492,6 +495,7 @@ impl<const W: usize> Engine<W> {
             limits,
             default,
             infinite,
+            issued: Instant::now(),
         });
         if self.jobs.send(job).is_err() {
             self.searching.store(false, Ordering::Release);
@@ -540,22 +544,124 @@ fn search_thread<const W: usize>(
                     s.clear();
                 }
             }
-            Job::Go(go) => {
-                let answer = match &searcher {
-                    Some(s) => search(s, &go, stop),
-                    None => "bestmove none".to_string(),
+            Job::Go(go) => match &searcher {
+                Some(s) => search(s, &go, stop, searching),
+                None => {
+                    // Done before the answer, so that a command sent on reading it is taken.
+                    searching.store(false, Ordering::Release);
+                    say("bestmove none");
+                }
+            },
+        }
+    }
+}
+
+/// How long after its deadline, or after `stop`, a search that has not returned is
+/// answered for ([`Answer`]).
+const ANSWER_GRACE: Duration = Duration::from_millis(10);
+
+/// The answer to one `go`, given once: by the search when it returns, or, when generating the
+/// moves of a position with a long relay sowing keeps it past its time limit or past `stop`
+/// (a sowing cannot be interrupted), by a watchdog thread [`ANSWER_GRACE`] after it, from
+/// the last finished iteration. The search then runs on to its end unheard, and a `go` sent
+/// meanwhile waits for it, its time limit counting from when it was read.
+struct Answer {
+    state: Mutex<AnswerState>,
+    /// Wakes the watchdog when the search returns.
+    wake: Condvar,
+}
+
+struct AnswerState {
+    /// The last finished iteration and the bounds told before it.
+    last: Option<(SearchResult, (i32, i32))>,
+    /// Whether the answer has been given.
+    given: bool,
+    /// The search has returned: the watchdog ends.
+    returned: bool,
+}
+
+impl Answer {
+    fn lock(&self) -> std::sync::MutexGuard<'_, AnswerState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Gives the answer unless it was given: the final `info` line (if any) and `bestmove`,
+    /// after marking the engine free, so that a command sent on reading them is taken.
+    fn give(
+        &self,
+        result: Option<(&SearchResult, (i32, i32))>,
+        note: Option<&str>,
+        searching: &AtomicBool,
+    ) {
+        let mut s = self.lock();
+        if s.given {
+            return;
+        }
+        s.given = true;
+        if let Some(note) = note {
+            say(&format!("info string {note}"));
+        }
+        if let Some((r, told)) = result {
+            say(&info(r, told));
+        }
+        searching.store(false, Ordering::Release);
+        say(&match result.and_then(|(r, _)| r.best) {
+            Some(m) => format!("bestmove {m}"),
+            None => "bestmove none".to_string(),
+        });
+    }
+
+    /// The watchdog: relays `stop` to the search's own flag `halt` until the search
+    /// returns, or until `deadline` (if any) or a `stop` has passed by [`ANSWER_GRACE`]; then
+    /// it answers if the search has not, and halts the search for good (a later `go` clears
+    /// `stop`, never `halt`).
+    fn watch(
+        &self,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+        halt: &AtomicBool,
+        searching: &AtomicBool,
+    ) {
+        let mut stopped_at: Option<Instant> = None;
+        loop {
+            let s = self.lock();
+            let (s, _) = self
+                .wake
+                .wait_timeout_while(s, Duration::from_millis(1), |s| !s.returned)
+                .unwrap_or_else(|e| e.into_inner());
+            if s.returned {
+                return;
+            }
+            drop(s);
+            let now = Instant::now();
+            if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
+                stopped_at = Some(now);
+                halt.store(true, Ordering::Relaxed);
+            }
+            let late = |t: Option<Instant>| t.is_some_and(|t| now >= t + ANSWER_GRACE);
+            if late(deadline) || late(stopped_at) {
+                let last = self.lock().last.clone();
+                let note = match &last {
+                    Some(_) => {
+                        "answered from the last finished iteration: the search had not \
+                         returned (a long relay sowing cannot be interrupted)"
+                    }
+                    None => {
+                        "no move: the search had not returned one (a long relay sowing, as \
+                         in generating this position's moves, cannot be interrupted)"
+                    }
                 };
-                // Done before the answer, so that a command sent on reading it is taken.
-                searching.store(false, Ordering::Release);
-                say(&answer);
+                halt.store(true, Ordering::Relaxed);
+                self.give(last.as_ref().map(|(r, t)| (r, *t)), Some(note), searching);
+                return;
             }
         }
     }
 }
 
-/// Runs one `go`: `info` lines as the iterations finish and the final one; returns the
-/// `bestmove` line.
-fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool) -> String {
+/// Runs one `go`: `info` lines as the iterations finish, then the final one and `bestmove`
+/// (from the search, or from its watchdog; see [`Answer`]).
+fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool, searching: &AtomicBool) {
     let mut limits = go.limits;
     if go.default {
         if s.exact_is_quick(&go.position) {
@@ -564,26 +670,48 @@ fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool) -> Str
             limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
         }
     }
+    // The time limit counts from when `go` was read.
+    let deadline = limits.time.map(|t| go.issued + t);
+    if let Some(t) = limits.time {
+        limits.time = Some(
+            t.saturating_sub(go.issued.elapsed())
+                .max(Duration::from_millis(1)),
+        );
+    }
     let seeds = go.position.seeds_on_board() as i32;
-    // The bounds last told, to say which one an exact search just moved.
-    let told = Mutex::new((-seeds, seeds));
-    let r = s.search_controlled(&go.position, &limits, stop, &|i| {
-        let mut t = told.lock().unwrap_or_else(|e| e.into_inner());
-        say(&info(i, *t));
-        *t = (i.lower, i.upper);
-    });
-    let last = *told.lock().unwrap_or_else(|e| e.into_inner());
-    say(&info(&r, last));
-    if go.infinite {
-        // `infinite` answers only after `stop` (or `quit`), as UCI asks.
-        while !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
+    let answer = Answer {
+        state: Mutex::new(AnswerState {
+            last: None,
+            given: false,
+            returned: false,
+        }),
+        wake: Condvar::new(),
+    };
+    let halt = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| answer.watch(deadline, stop, &halt, searching));
+        // The bounds last told, to say which one an exact search just moved.
+        let told = Mutex::new((-seeds, seeds));
+        let r = s.search_controlled(&go.position, &limits, &halt, &|i| {
+            let mut t = told.lock().unwrap_or_else(|e| e.into_inner());
+            let mut a = answer.lock();
+            if !a.given {
+                say(&info(i, *t));
+                a.last = Some((i.clone(), *t));
+            }
+            *t = (i.lower, i.upper);
+        });
+        let last = *told.lock().unwrap_or_else(|e| e.into_inner());
+        answer.lock().returned = true;
+        answer.wake.notify_all();
+        if go.infinite && !answer.lock().given {
+            // `infinite` answers only after `stop` (or `quit`), as UCI asks.
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
-    }
-    match r.best {
-        Some(m) => format!("bestmove {m}"),
-        None => "bestmove none".to_string(),
-    }
+        answer.give(Some((&r, last)), None, searching);
+    });
 }
 
 /// An `info` line: depth, score with its bound or `exact`, nodes, speed, time and line.
