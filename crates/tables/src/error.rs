@@ -105,10 +105,10 @@ pub enum Damage {
         /// The checksum of the payload read.
         computed: u64,
     },
-    /// A scratch file of moves ends inside a move (8 bytes a move).
-    CutMove {
-        /// Bytes of the file.
-        bytes: u64,
+    /// A scratch file of moves cannot be decoded (cut short, or damaged).
+    BadMoves {
+        /// The byte where decoding failed.
+        at: u64,
     },
 }
 
@@ -268,8 +268,8 @@ impl fmt::Display for Damage {
                 f,
                 "payload checksum does not match (stored {stored:#018x}, computed {computed:#018x})"
             ),
-            Damage::CutMove { bytes } => {
-                write!(f, "scratch file of {bytes} bytes cut inside a move")
+            Damage::BadMoves { at } => {
+                write!(f, "scratch file of moves cut short or damaged at byte {at}")
             }
         }
     }

@@ -79,16 +79,17 @@
 //! layer (29 sweeps at 20 seeds, 42 at 16, with a long thin tail of changes), so sweeping
 //! to the end is slow. Two things cut it down:
 //!
-//! - **Final positions.** Where the bounds leave spare bits (3 bits each, up to 28 seeds on
-//!   2x6), bit 6 marks a position whose bounds cannot rise any more: every quiet successor
+//! - **Final positions.** Bit 6 of the working byte (see "Memory" below) marks a position
+//!   whose bounds cannot rise any more: every quiet successor
 //!   was final when read (exits never change), or a bound is the largest of the layer. Final
 //!   positions are skipped. By induction a final position's bounds are its fixpoint bounds.
 //!   (Few positions become final: 5% after two sweeps at 20 seeds; the cycles keep the rest
 //!   open.)
 //! - **Rounds** ([`Method::Auto`]). The second sweep also writes every quiet move (and
 //!   pass) between positions that are not final, reversed (successor, predecessor), to
-//!   scratch files beside the tables, one file per range of successors; the files are then
-//!   sorted and indexed by blocks of 256 successors. Bit 7 marks positions whose bounds
+//!   scratch files beside the tables, one file per range of successors, coded (about 3.3
+//!   bytes a move at 20 seeds); the files are then sorted, coded again block by block and
+//!   indexed by blocks of 256 successors. Bit 7 marks positions whose bounds
 //!   rose, and a bitmap with a bit per block marks the blocks that hold one. A round marks
 //!   (bit 6, and a second bitmap) the predecessors of the changed positions, reading only
 //!   the blocks of the move files whose bit is set, then evaluates the marked positions,
@@ -104,28 +105,38 @@
 //! A pre-fixpoint lies above the least fixpoint (Knaster–Tarski), so `X` is the least
 //! fixpoint. The tests check both methods against an independent solver.
 //!
-//! **Memory.** The state of a position while its layer is built is one byte (the two
-//! bounds and two marks). On top of that working array a build holds: the finished smaller
-//! layers, packed at 3 to 5 bits a position (about 0.15 byte per position of the layer
-//! being built, since each layer is 4 to 5 times the one below); in rounds, the block
+//! **Memory.** The state of a position while its layer is built is one byte: both bounds
+//! as one *joint code* in bits 0 to 4 (`lo` and `hi` are never both positive, so the pair
+//! takes one of `2 * top + 1` values: 17 at 32 seeds, at most 31 in the layers up to 60
+//! seeds), bit 5 set only if the bounds ever clash (the build then refuses the layer), and
+//! the two marks in bits 6 and 7. On top of that working array a build holds: the finished
+//! smaller layers, packed at 3 to 5 bits a position (about 0.15 byte per position of the
+//! layer being built, since each layer is 4 to 5 times the one below); in rounds, the block
 //! index of the move files (4 bytes per 256 positions) and three bitmaps of blocks (a bit
 //! per 256 positions each); while the moves are written, a 64 KiB buffer per move file (at
 //! most 1000 files); while they are sorted, one move file per thread (1/1000 of the moves
-//! each at 28 seeds); and the long-sowing cache of the rules crate (at most about 2
-//! million entries). For the 28-seed layer (1,676,056,044 positions under symmetric rules)
-//! that is 1.68 GB of working bytes and a measured peak of 2.24 GB in all, 1.34 bytes a
-//! position; twice the positions for `last_four = S | N`. A strict bound of one byte a
-//! position in all would need the working state itself below a byte: see "32 seeds" below
-//! for the joint code (5 bits for both bounds) that would allow it.
+//! each at 28 seeds, decoded at 8 bytes a move); and the long-sowing cache of the rules
+//! crate (at most about 2 million entries). For the 28-seed layer (1,676,056,044 positions
+//! under symmetric rules) that is 1.68 GB of working bytes and a measured peak of 2.24 GB
+//! in all, 1.34 bytes a position; twice the positions for `last_four = S | N`.
 //!
-//! **Disk.** Rounds need scratch space for the moves: 8 bytes a move, about 2.9 moves a
-//! position (23 MB for the 12-seed layer, 1.9 GB for 20 seeds, 9.6 GB for 24 and 38.5 GB
-//! for 28). They are deleted when the layer is done. `Method::Sweeps` needs none. A build in
-//! memory ([`build_in_memory`]) keeps the moves in memory instead, and goes on in rounds
-//! from the smallest layer: up to 12 seeds (Hoyito II, 1 thread, on the loaded 2-core
-//! machine) it takes 1.2 s and 27 MB at peak, as long as the build to files, against 7.0 s
-//! and 5 MB with `Method::Sweeps` (the 12-seed layer takes 2 sweeps and 46 rounds, or 26
-//! sweeps).
+//! **Disk.** Rounds need scratch space for the moves, about 2.85 moves a position, coded
+//! (the module `build::scratch`): as the sweep writes them, in runs sorted by successor
+//! with Rice-coded gaps; then, file by file, sorted and coded again in blocks of 256
+//! successors, each block's moves sorted by predecessor with Rice-coded gaps and an 8-bit
+//! offset for the successor. A move takes about `log2(positions) + 0.2` bits at the peak,
+//! while the sweep writes them (measured: 3.3 bytes a move at 20 seeds, 3.6 at 24, 3.9 at
+//! 28), so the scratch of a layer is 0.79 GB at 20 seeds, 4.3 GB at 24 and 18.6 GB at 28
+//! (against 1.9, 9.6 and 38.5 GB at 8 bytes a move before). Decoding costs time in the
+//! rounds where the moves fit the page cache either way (the 24-seed layer: 216 s against
+//! 204 s, one run each on an idle machine), and saves it where only the coded moves fit (the
+//! 28-seed layer: 883 s against 1,463 s; see "Measured"). The files
+//! are deleted when the layer is done. `Method::Sweeps` needs none. A build in memory
+//! ([`build_in_memory`]) keeps the moves in memory instead (8 bytes a move, not coded), and
+//! goes on in rounds from the smallest layer: up to 12 seeds (Hoyito II, 1 thread, on the
+//! loaded 2-core machine) it takes 1.2 s and 27 MB at peak, as long as the build to files,
+//! against 7.0 s and 5 MB with `Method::Sweeps` (the 12-seed layer takes 2 sweeps and 46
+//! rounds, or 26 sweeps).
 //!
 //! ## Measured
 //!
@@ -212,8 +223,8 @@ mod tables;
 pub mod verify;
 
 pub use build::{
-    build, build_in_memory, build_with, layer_memory, BuildOptions, LayerStats, Method, Progress,
-    Quiet,
+    build, build_in_memory, build_with, layer_memory, scratch_estimate, BuildOptions, LayerStats,
+    Method, Progress, Quiet,
 };
 #[cfg(feature = "mpi")]
 pub use build::{build_distributed, ExchangeStats};

@@ -201,9 +201,11 @@ impl Progress for Bars {
         *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
     fn layer_plan(&self, seeds: usize, positions: u64, rounds: bool) {
-        // A byte a position in memory; in rounds, about 2.9 moves of 8 bytes a position on
-        // disk (measured up to 28 seeds).
-        let scratch = if rounds { positions * 23 } else { 0 };
+        let scratch = if rounds {
+            hoyito_tables::scratch_estimate(positions)
+        } else {
+            0
+        };
         let free = hoyito_tables::available_space(&self.dir);
         if let Some(free) = free.filter(|&f| f < scratch + scratch / 10) {
             // Said even when quiet: the build will likely fail on a full disk.

@@ -102,10 +102,9 @@ pub enum Method {
     Sweeps,
     /// Sweep once; then, in the second sweep, also write every quiet move between
     /// positions that are not final, reversed, to scratch files beside the tables, and go on
-    /// in *rounds* that evaluate only the predecessors of positions that changed. Layers whose
-    /// bounds leave no spare bits (over 28 seeds on 2x6) or with more than 2^32 positions use
-    /// sweeps only; so do small layers (under 2^20 positions), where sweeps cost less than
-    /// the files. A build in memory ([`build_in_memory`]) keeps the moves in memory and goes
+    /// in *rounds* that evaluate only the predecessors of positions that changed. Layers
+    /// with more than 2^35 positions (over 36 seeds on 2x6) use sweeps only; so do small
+    /// layers (under 2^20 positions), where sweeps cost less than the files. A build in memory ([`build_in_memory`]) keeps the moves in memory and goes
     /// on in rounds whatever the layer's size.
     Auto,
     /// Like `Auto`, writing the moves in the given sweep (at least 1) whatever the layer's size
@@ -174,6 +173,15 @@ pub fn layer_memory(
         }
     };
     arrays + arrays / 10 + PROCESS_BYTES
+}
+
+/// Bytes of scratch disk the rounds of a layer of `count` positions take at their peak,
+/// estimated with some margin: 3 moves a position, each coded in `log2(count) + 2` bits
+/// (measured: 2.85 to 2.87 moves a position, coded in `log2(count) + 0.2` bits at 20 and 28
+/// seeds; see the module `scratch`).
+pub fn scratch_estimate(count: u64) -> u64 {
+    let bits = 64 - count.leading_zeros() as u64 + 2;
+    (MOVES_PER_POSITION * count).saturating_mul(bits) / 8
 }
 
 /// Memory of the program itself, its buffers and the long-sowing cache, in the estimate of
@@ -418,7 +426,7 @@ fn solve_layer(
     let count = layout.count();
     let step = step_of(n);
     let pk = Packing::new(n / step);
-    let mut moves_at = moves_at_sweep(options.method, pk, count, scratch.in_memory());
+    let mut moves_at = moves_at_sweep(options.method, count, scratch.in_memory());
     let lower_bytes: u64 = lower.iter().flatten().map(Layer::file_bytes).sum();
     let threads = rayon::current_num_threads() as u64;
     let need = |rounds| layer_memory(count, lower_bytes, rounds, scratch.in_memory(), threads);
@@ -497,10 +505,10 @@ fn check_lower(n: usize, lower: &[Option<Layer>]) -> Result<(), TableError> {
 }
 
 /// The sweep (1-based) that writes the moves to scratch files (or memory), if the layer
-/// goes on in rounds: only where the working byte has spare bits for the marks and the indices fit
-/// the 4-byte halves of a move record.
-fn moves_at_sweep(method: Method, pk: Packing, count: u64, in_memory: bool) -> Option<u32> {
-    let possible = pk.spare && count <= 1 << 32;
+/// goes on in rounds: only where the indices fit a move record
+/// ([`scratch::MAX_ROUND_POSITIONS`]).
+fn moves_at_sweep(method: Method, count: u64, in_memory: bool) -> Option<u32> {
+    let possible = count <= scratch::MAX_ROUND_POSITIONS;
     match method {
         Method::Sweeps => None,
         Method::Auto if !possible || (count < AUTO_MIN_POSITIONS && !in_memory) => None,
@@ -549,7 +557,7 @@ fn run_sweeps(
         ctx.check_exits()?;
         if let Some(sink) = sink {
             let moves = sink.finish(count)?;
-            stats.scratch_bytes = 8 * moves.moves;
+            stats.scratch_bytes = moves.peak_bytes;
             return Ok(Some(moves));
         }
         if changed == 0 {

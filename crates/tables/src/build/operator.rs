@@ -14,7 +14,7 @@ use crate::index::{Layout, MAX_BOARD};
 use crate::mem::prefetch;
 
 /// Positions a task sweeps in one piece (the unit of parallel work and of progress).
-const CHUNK: u64 = 1 << 15;
+pub(super) const CHUNK: u64 = 1 << 15;
 
 /// Positions whose moves are generated before the first of them is evaluated in a walk.
 const LAG: usize = 8;

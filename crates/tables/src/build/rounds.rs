@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::operator::Ctx;
-use super::scratch::{split, BucketReader, MoveBucket, MoveIndex};
+use super::scratch::{BucketReader, MoveIndex};
 use super::work::{Packing, BLOCK, CHANGED, EVAL};
 use crate::error::TableError;
 
@@ -32,12 +32,13 @@ impl Ctx<'_> {
             .buckets
             .par_iter()
             .enumerate()
-            .try_for_each(|(b, bucket)| self.mark_bucket(moves.first_block(b), bucket))
+            .try_for_each(|(b, _)| self.mark_bucket(moves, b))
     }
 
-    /// [`Ctx::mark_predecessors`] for one bucket, whose block 0 is global block `first`.
-    fn mark_bucket(&self, first: u64, bucket: &MoveBucket) -> Result<(), TableError> {
-        let mut reader = BucketReader::new(bucket);
+    /// [`Ctx::mark_predecessors`] for bucket `b`.
+    fn mark_bucket(&self, moves: &MoveIndex, b: usize) -> Result<(), TableError> {
+        let first = moves.first_block(b);
+        let mut reader = BucketReader::new(moves, b);
         let blocks = reader.blocks();
         let changed = |k: usize| self.changed_blocks.get(first + k as u64);
         let mut k = 0;
@@ -57,8 +58,7 @@ impl Ctx<'_> {
                 probe += 1;
             }
             k = end;
-            reader.for_each(start, end, |record| {
-                let (c, p) = split(record);
+            reader.for_each(start, end, |c, p| {
                 if self.work[c as usize].load(Relaxed) & CHANGED != 0 {
                     self.work[p as usize].fetch_or(EVAL, Relaxed);
                     self.eval_blocks.mark(p);

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::operator::Ctx;
-use super::scratch::{record, MoveSink};
+use super::scratch::{piece_move, MoveSink};
 use super::work::{Packing, CHANGED};
 use super::Progress;
 
@@ -40,6 +40,8 @@ impl Ctx<'_> {
                 return;
             }
             let mut local = 0u64;
+            // The piece's moves, as `MoveSink::write` takes them.
+            let first = side as u64 * self.layout.per_side() + start;
             let mut moves: Vec<u64> = Vec::new();
             let seen = self.walk(
                 std::iter::once(start..end),
@@ -49,7 +51,7 @@ impl Ctx<'_> {
                     let cell = &self.work[i as usize];
                     let old = cell.load(Relaxed);
                     let new = if sink.is_some() {
-                        self.resolve(pk, pending, |j| moves.push(record(j, i)))
+                        self.resolve(pk, pending, |j| moves.push(piece_move(j, i - first)))
                     } else {
                         self.resolve(pk, pending, |_| {})
                     };
@@ -73,7 +75,7 @@ impl Ctx<'_> {
                 },
             );
             if let Some(s) = sink {
-                s.write(&mut moves);
+                s.write(first, &mut moves);
             }
             changed.fetch_add(local, Relaxed);
             evaluated.fetch_add(seen, Relaxed);

@@ -41,40 +41,36 @@ pub(super) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, bytes.len()) }
 }
 
-/// How bounds sit in a working byte: the mover's bound `lo` in the low `width` bits, the
-/// opponent's `hi` above it, both in units of the value step. Where the bounds leave room
-/// (at most 7, so 3 bits each: layers up to 28 seeds of 2x6), bit 6 marks a *final*
-/// position during sweeps (its bounds are at the fixpoint) and a position *to evaluate*
-/// ([`EVAL`]) during rounds, and bit 7 marks a position whose bounds rose ([`CHANGED`]).
+/// The joint code of both bounds in a working byte's low 5 bits: `lo` when `hi` is 0, else
+/// `top + hi` (so that a byte of 0 is both bounds at 0, where a build starts). The two
+/// bounds are never both positive (neither side can force a gain when the other can: every
+/// bound the build writes is below the least fixpoint, where that holds), so the pair is one
+/// of `2 * top + 1` values, which 5 bits hold up to a top of 15 (60 seeds of 2x6).
+const CODE: u8 = 0x1f;
+/// Bit 5: both bounds came out positive, which only a broken build can give; the layer is
+/// then refused ([`Packing::is_consistent`]).
+const CLASH: u8 = 0x20;
+/// Bit 6 during sweeps: the position is *final* (its bounds are at the fixpoint).
+const FINAL: u8 = 0x40;
+
+/// How bounds sit in a working byte: the mover's bound `lo` and the opponent's `hi`, both
+/// in units of the value step, as one joint code (bits 0 to 4, and [`CLASH`]); bit 6 marks
+/// a *final* position during sweeps and a position *to evaluate* ([`EVAL`]) during rounds,
+/// and bit 7 marks a position whose bounds rose ([`CHANGED`]). One byte a position in
+/// every layer up to 60 seeds.
 #[derive(Clone, Copy)]
 pub(super) struct Packing {
-    width: u32,
-    mask: u8,
     pub(super) final_bit: u8,
     /// The largest bound of the layer (its seeds over its value step).
     pub(super) top: u8,
-    /// Whether bits 6 and 7 are free for the marks.
-    pub(super) spare: bool,
 }
 
 impl Packing {
     pub(super) fn new(top: usize) -> Packing {
-        if top <= 7 {
-            Packing {
-                width: 3,
-                mask: 7,
-                final_bit: 0x40,
-                top: top as u8,
-                spare: true,
-            }
-        } else {
-            Packing {
-                width: 4,
-                mask: 15,
-                final_bit: 0,
-                top: top as u8,
-                spare: false,
-            }
+        debug_assert!(top <= MAX_BOUND);
+        Packing {
+            final_bit: FINAL,
+            top: top as u8,
         }
     }
     /// The same layout without the final bit (rounds use bit 6 for something else).
@@ -86,15 +82,20 @@ impl Packing {
     }
     #[inline(always)]
     pub(super) fn lo(self, w: u8) -> u8 {
-        w & self.mask
+        let c = w & CODE;
+        if c <= self.top {
+            c
+        } else {
+            0
+        }
     }
     #[inline(always)]
     pub(super) fn hi(self, w: u8) -> u8 {
-        (w >> self.width) & self.mask
+        (w & CODE).saturating_sub(self.top)
     }
     #[inline(always)]
     pub(super) fn bounds(self, w: u8) -> u8 {
-        w & (self.mask | self.mask << self.width)
+        w & (CODE | CLASH)
     }
     #[inline(always)]
     pub(super) fn is_final(self, w: u8) -> bool {
@@ -102,31 +103,34 @@ impl Packing {
     }
     #[inline(always)]
     pub(super) fn pack(self, lo: u8, hi: u8, is_final: bool) -> u8 {
-        lo | hi << self.width | if is_final { self.final_bit } else { 0 }
+        let f = if is_final { self.final_bit } else { 0 };
+        match (lo, hi) {
+            (_, 0) => lo | f,
+            (0, _) => (self.top + hi) | f,
+            _ => CLASH | f,
+        }
     }
-    /// The larger of two sets of bounds, half by half.
+    /// The larger of two sets of bounds, bound by bound.
     #[inline(always)]
     pub(super) fn merge(self, a: u8, b: u8) -> u8 {
         self.pack(
             self.lo(a).max(self.lo(b)),
             self.hi(a).max(self.hi(b)),
             false,
-        )
+        ) | (a | b) & CLASH
     }
     /// Whether bounds at the fixpoint make sense: not both sides winning, none above the top.
     #[inline]
     pub(super) fn is_consistent(self, w: u8) -> bool {
-        let (lo, hi) = (self.lo(w), self.hi(w));
-        !(lo > 0 && hi > 0 || lo > self.top || hi > self.top)
+        w & CLASH == 0 && w & CODE <= 2 * self.top
     }
     /// The stored code of a position from its bounds at the fixpoint: the mover's forced
-    /// gain if any, else minus the opponent's, else 0 (endless play); see
+    /// gain if any, else minus the opponent's, else 0 (endless play), plus the top; see
     /// [`crate::format`].
     #[inline]
     pub(super) fn code(self, w: u8) -> u8 {
-        let (lo, hi, top) = (self.lo(w) as i64, self.hi(w) as i64, self.top as i64);
-        let v = if lo > 0 { lo } else { -hi };
-        (v + top).clamp(0, 2 * top) as u8
+        let (lo, hi, top) = (self.lo(w), self.hi(w).min(self.top), self.top);
+        top + lo - hi
     }
 }
 
