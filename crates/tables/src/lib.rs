@@ -145,25 +145,24 @@
 //!
 //! ## 32 seeds
 //!
-//! The 32-seed layer has 5,752,004,349 positions (C(43, 11)) under symmetric rules. Its
-//! bounds reach 8 steps, so each needs 4 bits: the working byte has no spare bits for the
-//! marks, and [`Method::Auto`] falls back to sweeps; its indices also pass 2^32, beyond the
-//! 4-byte halves of a move record. What it takes as the code stands, on this kind of
-//! machine: 5.75 GB of working bytes plus 1.1 GB of smaller layers (fits in 24 GB); a sweep
-//! costs about 185 ns a position on 2 threads at 28 seeds (310 s) and a little more per
-//! position at 32, so about 21 minutes; 30 to 40 sweeps make **11 to 14 hours**. The file
-//! is about 3.6 GB (5 bits a value).
+//! The 32-seed layer has 5,752,004,349 positions (C(43, 11)) under symmetric rules. With
+//! the joint code its working byte keeps both marks, and its indices fit the 35 bits a
+//! coded move gives a predecessor, so [`Method::Auto`] builds it with rounds like the
+//! smaller layers. Not built yet; estimated from the 28-seed layer (1,676,056,044 positions:
+//! 883 s, 18.6 GB of scratch, peak 2.25 GB; two sweeps of about 700 s, then rounds):
 //!
-//! To build it with rounds instead, two changes: (1) store the bounds as one *joint code*:
-//! `lo` and `hi` are never both positive (the build checks it), so the pair takes one of
-//! `2 * 8 + 1 = 17` values, 5 bits, leaving two bits for the marks (this also brings the
-//! working state of layers up to 28 seeds to 6 bits, and, with the marks in separate
-//! bitmaps, to 4 bits: half a byte a position); (2) move records with 5-byte indices (10
-//! bytes a move). At about 2.9 moves a position the scratch moves take about 170 GB, which
-//! this machine's disk does not have; on one that does, two sweeps (about 45 minutes) plus
-//! sorting and rounds (scaling the 28-seed layer's 766 s by positions and move cost, about
-//! 50 minutes) come to **about 1.5 to 2 hours** on 2 cores, more if the disk cannot stream
-//! the rounds' reads. Or the layer is split across machines as below.
+//! - **Memory**: 5.75 GB of working bytes, 1.1 GB of smaller layers, and about 0.5 GB of
+//!   block index, bitmaps, write buffers and two move files being sorted: about 7.4 GB, 1.28
+//!   bytes a position, in the 24 GB of this kind of machine.
+//! - **Disk**: about 2.87 moves a position at `log2(5.75e9) + 0.2 = 32.6` bits each: about
+//!   67 GB of scratch at the peak (the end of the second sweep), then less.
+//! - **Time**: the sweeps scale with the positions (3.4 times the 28-seed layer's, plus a
+//!   little for the larger array): about 45 minutes; the rounds read their moves from disk, as
+//!   the 28-seed layer's did before its moves were coded (731 s then, so about 40 minutes at
+//!   32). In all **about 1.5 hours** on 2 cores. The file is about 3.6 GB (5 bits a value).
+//!
+//! Sweeping to the end instead (`Method::Sweeps`: no scratch) takes 30 to 40 sweeps of
+//! about 21 minutes, 11 to 14 hours.
 //!
 //! ## Splitting the build across machines
 //!
