@@ -128,9 +128,7 @@
 //! while the sweep writes them (measured: 3.3 bytes a move at 20 seeds, 3.6 at 24, 3.9 at
 //! 28), so the scratch of a layer is 0.79 GB at 20 seeds, 4.3 GB at 24 and 18.6 GB at 28
 //! (against 1.9, 9.6 and 38.5 GB at 8 bytes a move before). Decoding costs time in the
-//! rounds where the moves fit the page cache either way (the 24-seed layer: 216 s against
-//! 204 s, one run each on an idle machine), and saves it where only the coded moves fit (the
-//! 28-seed layer: 883 s against 1,463 s; see "Measured"). The files
+//! rounds (the 24-seed layer: 216 s against 204 s, one run each on an idle machine). The files
 //! are deleted when the layer is done. `Method::Sweeps` needs none. A build in memory
 //! ([`build_in_memory`]) keeps the moves in memory instead (8 bytes a move, not coded), and
 //! goes on in rounds from the smallest layer: up to 12 seeds (Hoyito II, 1 thread, on the
@@ -148,8 +146,8 @@
 //! The 32-seed layer has 5,752,004,349 positions (C(43, 11)) under symmetric rules. With
 //! the joint code its working byte keeps both marks, and its indices fit the 35 bits a
 //! coded move gives a predecessor, so [`Method::Auto`] builds it with rounds like the
-//! smaller layers. Not built yet; estimated from the 28-seed layer (1,676,056,044 positions:
-//! 883 s, 18.6 GB of scratch, peak 2.25 GB; two sweeps of about 700 s, then rounds):
+//! smaller layers. Estimated from the 28-seed layer (1,676,056,044 positions: 883 s, 18.6 GB
+//! of scratch, peak 2.25 GB; two sweeps of 488 s, then sorting and rounds, 382 s):
 //!
 //! - **Memory**: 5.75 GB of working bytes, 1.1 GB of smaller layers, and about 0.5 GB of
 //!   block index, bitmaps, write buffers and two move files being sorted: about 7.4 GB, 1.28
@@ -157,9 +155,10 @@
 //! - **Disk**: about 2.87 moves a position at `log2(5.75e9) + 0.2 = 32.6` bits each: about
 //!   67 GB of scratch at the peak (the end of the second sweep), then less.
 //! - **Time**: the sweeps scale with the positions (3.4 times the 28-seed layer's, plus a
-//!   little for the larger array): about 45 minutes; the rounds read their moves from disk, as
-//!   the 28-seed layer's did before its moves were coded (731 s then, so about 40 minutes at
-//!   32). In all **about 1.5 hours** on 2 cores. The file is about 3.6 GB (5 bits a value).
+//!   tenth for the larger array): about 31 minutes; the sorting and rounds, 22 minutes at the
+//!   same cost a position, more since 67 GB of moves do not stay in the page cache of a
+//!   24 GB machine (twice that: 44 minutes). In all **about 1 to 1.3 hours** on 2 cores. The
+//!   file is about 3.6 GB (5 bits a value).
 //!
 //! Sweeping to the end instead (`Method::Sweeps`: no scratch) takes 30 to 40 sweeps of
 //! about 21 minutes, 11 to 14 hours.
