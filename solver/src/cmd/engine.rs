@@ -132,17 +132,26 @@ fn serve<const W: usize>(settings: &mut Settings, input: &mut impl BufRead) -> N
     let (jobs, rx) = channel();
     let stop = Arc::new(AtomicBool::new(false));
     let searching = Arc::new(AtomicBool::new(false));
-    let thread = {
-        let (stop, searching) = (stop.clone(), searching.clone());
+    let watch = Arc::new(Watch::default());
+    let watchdog = {
+        let (watch, stop, searching) = (watch.clone(), stop.clone(), searching.clone());
+        std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || watch.run(&stop, &searching))
+    };
+    let thread = watchdog.and_then(|watchdog| {
+        let (watch, stop, searching) = (watch.clone(), stop.clone(), searching.clone());
         std::thread::Builder::new()
             .name("search".into())
             .stack_size(STACK)
-            .spawn(move || search_thread::<W>(rx, &stop, &searching))
-    };
-    let thread = match thread {
+            .spawn(move || search_thread::<W>(rx, &stop, &searching, &watch))
+            .map(|search| (search, watchdog))
+    });
+    let (thread, watchdog) = match thread {
         Ok(t) => t,
         Err(e) => {
-            error(&format!("cannot start the search thread: {e}"));
+            error(&format!("cannot start the search threads: {e}"));
+            watch.quit();
             return Next::Quit;
         }
     };
@@ -171,6 +180,8 @@ fn serve<const W: usize>(settings: &mut Settings, input: &mut impl BufRead) -> N
     engine.stop.store(true, Ordering::Relaxed);
     drop(engine.jobs);
     let _ = thread.join();
+    watch.quit();
+    let _ = watchdog.join();
     next
 }
 
@@ -528,6 +539,7 @@ fn search_thread<const W: usize>(
     jobs: Receiver<Job<W>>,
     stop: &AtomicBool,
     searching: &AtomicBool,
+    watch: &Watch,
 ) {
     let mut searcher: Option<Searcher<W>> = None;
     for job in jobs {
@@ -545,7 +557,7 @@ fn search_thread<const W: usize>(
                 }
             }
             Job::Go(go) => match &searcher {
-                Some(s) => search(s, &go, stop, searching),
+                Some(s) => search(s, &go, stop, searching, watch),
                 None => {
                     // Done before the answer, so that a command sent on reading it is taken.
                     searching.store(false, Ordering::Release);
@@ -557,91 +569,114 @@ fn search_thread<const W: usize>(
 }
 
 /// How long after its deadline, or after `stop`, a search that has not returned is
-/// answered for ([`Answer`]).
+/// answered for ([`Watch`]).
 const ANSWER_GRACE: Duration = Duration::from_millis(10);
 
-/// The answer to one `go`, given once: by the search when it returns, or, when generating the
-/// moves of a position with a long relay sowing keeps it past its time limit or past `stop`
-/// (a sowing cannot be interrupted), by a watchdog thread [`ANSWER_GRACE`] after it, from
-/// the last finished iteration. The search then runs on to its end unheard, and a `go` sent
-/// meanwhile waits for it, its time limit counting from when it was read.
-struct Answer {
-    state: Mutex<AnswerState>,
-    /// Wakes the watchdog when the search returns.
+/// The answer to each `go`, given once: by the search when it returns, or, when generating
+/// the moves of a position with a long relay sowing keeps it past its time limit or past
+/// `stop` (a sowing cannot be interrupted), by the watchdog thread [`ANSWER_GRACE`] after
+/// it, from the last finished iteration. The search then runs on to its end unheard, and a
+/// `go` sent meanwhile waits for it, its time limit counting from when it was read. One
+/// watchdog serves every `go` of an engine: it sleeps while no search runs.
+#[derive(Default)]
+struct Watch {
+    state: Mutex<WatchState>,
+    /// Wakes the watchdog when a search starts or returns, or when the engine quits.
     wake: Condvar,
 }
 
-struct AnswerState {
-    /// The last finished iteration and the bounds told before it.
+#[derive(Default)]
+struct WatchState {
+    /// A search is running.
+    active: bool,
+    /// When its time limit passes, if it has one.
+    deadline: Option<Instant>,
+    /// The flag that halts it (its own: a later `go` clears `stop`, never this).
+    halt: Arc<AtomicBool>,
+    /// Its last finished iteration and the bounds told before it.
     last: Option<(SearchResult, (i32, i32))>,
-    /// Whether the answer has been given.
+    /// Whether its answer has been given.
     given: bool,
-    /// The search has returned: the watchdog ends.
-    returned: bool,
+    /// The engine is ending: the watchdog returns.
+    quit: bool,
 }
 
-impl Answer {
-    fn lock(&self) -> std::sync::MutexGuard<'_, AnswerState> {
+impl Watch {
+    fn lock(&self) -> std::sync::MutexGuard<'_, WatchState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Gives the answer unless it was given: the final `info` line (if any) and `bestmove`,
-    /// after marking the engine free, so that a command sent on reading them is taken.
-    fn give(
-        &self,
-        result: Option<(&SearchResult, (i32, i32))>,
-        note: Option<&str>,
-        searching: &AtomicBool,
-    ) {
-        let mut s = self.lock();
-        if s.given {
-            return;
-        }
-        s.given = true;
-        if let Some(note) = note {
-            say(&format!("info string {note}"));
-        }
-        if let Some((r, told)) = result {
-            say(&info(r, told));
-        }
-        searching.store(false, Ordering::Release);
-        say(&match result.and_then(|(r, _)| r.best) {
-            Some(m) => format!("bestmove {m}"),
-            None => "bestmove none".to_string(),
-        });
+    /// A search starts: returns its halt flag.
+    fn start(&self, deadline: Option<Instant>) -> Arc<AtomicBool> {
+        let halt = Arc::new(AtomicBool::new(false));
+        *self.lock() = WatchState {
+            active: true,
+            deadline,
+            halt: halt.clone(),
+            last: None,
+            given: false,
+            quit: false,
+        };
+        self.wake.notify_all();
+        halt
     }
 
-    /// The watchdog: relays `stop` to the search's own flag `halt` until the search
-    /// returns, or until `deadline` (if any) or a `stop` has passed by [`ANSWER_GRACE`]; then
-    /// it answers if the search has not, and halts the search for good (a later `go` clears
-    /// `stop`, never `halt`).
-    fn watch(
-        &self,
-        deadline: Option<Instant>,
-        stop: &AtomicBool,
-        halt: &AtomicBool,
-        searching: &AtomicBool,
-    ) {
+    /// An iteration finished: told unless the answer was given, and kept.
+    fn iteration(&self, r: &SearchResult, told: (i32, i32)) {
+        let mut w = self.lock();
+        if !w.given {
+            say(&info(r, told));
+            w.last = Some((r.clone(), told));
+        }
+    }
+
+    /// The search returned: the watchdog no longer answers for it. Returns whether it did.
+    fn returned(&self) -> bool {
+        let mut w = self.lock();
+        w.active = false;
+        self.wake.notify_all();
+        w.given
+    }
+
+    /// The answer to a search that returned with `r`, unless the watchdog gave it.
+    fn give(&self, r: &SearchResult, told: (i32, i32), searching: &AtomicBool) {
+        let mut w = self.lock();
+        if !w.given {
+            w.given = true;
+            answer(Some((r, told)), None, searching);
+        }
+    }
+
+    fn quit(&self) {
+        self.lock().quit = true;
+        self.wake.notify_all();
+    }
+
+    /// The watchdog thread: while a search runs, relays `stop` to its halt flag and, once
+    /// its deadline or a `stop` has passed by [`ANSWER_GRACE`], answers for it if it has
+    /// not returned, and halts it for good.
+    fn run(&self, stop: &AtomicBool, searching: &AtomicBool) {
+        let mut w = self.lock();
         let mut stopped_at: Option<Instant> = None;
         loop {
-            let s = self.lock();
-            let (s, _) = self
-                .wake
-                .wait_timeout_while(s, Duration::from_millis(1), |s| !s.returned)
-                .unwrap_or_else(|e| e.into_inner());
-            if s.returned {
+            if w.quit {
                 return;
             }
-            drop(s);
+            if !w.active || w.given {
+                stopped_at = None;
+                w = self.wake.wait(w).unwrap_or_else(|e| e.into_inner());
+                continue;
+            }
             let now = Instant::now();
             if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
                 stopped_at = Some(now);
-                halt.store(true, Ordering::Relaxed);
+                w.halt.store(true, Ordering::Relaxed);
             }
             let late = |t: Option<Instant>| t.is_some_and(|t| now >= t + ANSWER_GRACE);
-            if late(deadline) || late(stopped_at) {
-                let last = self.lock().last.clone();
-                let note = match &last {
+            if late(w.deadline) || late(stopped_at) {
+                w.halt.store(true, Ordering::Relaxed);
+                w.given = true;
+                let note = match &w.last {
                     Some(_) => {
                         "answered from the last finished iteration: the search had not \
                          returned (a long relay sowing cannot be interrupted)"
@@ -651,17 +686,44 @@ impl Answer {
                          in generating this position's moves, cannot be interrupted)"
                     }
                 };
-                halt.store(true, Ordering::Relaxed);
-                self.give(last.as_ref().map(|(r, t)| (r, *t)), Some(note), searching);
-                return;
+                let last = w.last.as_ref().map(|(r, t)| (r, *t));
+                answer(last, Some(note), searching);
+                continue;
             }
+            w = self
+                .wake
+                .wait_timeout(w, Duration::from_millis(1))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 }
 
+/// Gives an answer: a note (if any), the final `info` line (if any) and `bestmove`, after
+/// marking the engine free, so that a command sent on reading them is taken.
+fn answer(result: Option<(&SearchResult, (i32, i32))>, note: Option<&str>, searching: &AtomicBool) {
+    if let Some(note) = note {
+        say(&format!("info string {note}"));
+    }
+    if let Some((r, told)) = result {
+        say(&info(r, told));
+    }
+    searching.store(false, Ordering::Release);
+    say(&match result.and_then(|(r, _)| r.best) {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove none".to_string(),
+    });
+}
+
 /// Runs one `go`: `info` lines as the iterations finish, then the final one and `bestmove`
-/// (from the search, or from its watchdog; see [`Answer`]).
-fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool, searching: &AtomicBool) {
+/// (from the search, or from the watchdog; see [`Watch`]).
+fn search<const W: usize>(
+    s: &Searcher<W>,
+    go: &Go<W>,
+    stop: &AtomicBool,
+    searching: &AtomicBool,
+    watch: &Watch,
+) {
     let mut limits = go.limits;
     if go.default {
         if s.exact_is_quick(&go.position) {
@@ -679,39 +741,22 @@ fn search<const W: usize>(s: &Searcher<W>, go: &Go<W>, stop: &AtomicBool, search
         );
     }
     let seeds = go.position.seeds_on_board() as i32;
-    let answer = Answer {
-        state: Mutex::new(AnswerState {
-            last: None,
-            given: false,
-            returned: false,
-        }),
-        wake: Condvar::new(),
-    };
-    let halt = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| answer.watch(deadline, stop, &halt, searching));
-        // The bounds last told, to say which one an exact search just moved.
-        let told = Mutex::new((-seeds, seeds));
-        let r = s.search_controlled(&go.position, &limits, &halt, &|i| {
-            let mut t = told.lock().unwrap_or_else(|e| e.into_inner());
-            let mut a = answer.lock();
-            if !a.given {
-                say(&info(i, *t));
-                a.last = Some((i.clone(), *t));
-            }
-            *t = (i.lower, i.upper);
-        });
-        let last = *told.lock().unwrap_or_else(|e| e.into_inner());
-        answer.lock().returned = true;
-        answer.wake.notify_all();
-        if go.infinite && !answer.lock().given {
-            // `infinite` answers only after `stop` (or `quit`), as UCI asks.
-            while !stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-        answer.give(Some((&r, last)), None, searching);
+    let halt = watch.start(deadline);
+    // The bounds last told, to say which one an exact search just moved.
+    let told = Mutex::new((-seeds, seeds));
+    let r = s.search_controlled(&go.position, &limits, &halt, &|i| {
+        let mut t = told.lock().unwrap_or_else(|e| e.into_inner());
+        watch.iteration(i, *t);
+        *t = (i.lower, i.upper);
     });
+    let last = *told.lock().unwrap_or_else(|e| e.into_inner());
+    if !watch.returned() && go.infinite {
+        // `infinite` answers only after `stop` (or `quit`), as UCI asks.
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    watch.give(&r, last, searching);
 }
 
 /// An `info` line: depth, score with its bound or `exact`, nodes, speed, time and line.
