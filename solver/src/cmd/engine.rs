@@ -593,6 +593,8 @@ struct WatchState {
     deadline: Option<Instant>,
     /// The flag that halts it (its own: a later `go` clears `stop`, never this).
     halt: Arc<AtomicBool>,
+    /// When the watchdog saw `stop` during it.
+    stopped_at: Option<Instant>,
     /// Its last finished iteration and the bounds told before it.
     last: Option<(SearchResult, (i32, i32))>,
     /// Whether its answer has been given.
@@ -613,6 +615,7 @@ impl Watch {
             active: true,
             deadline,
             halt: halt.clone(),
+            stopped_at: None,
             last: None,
             given: false,
             quit: false,
@@ -657,23 +660,21 @@ impl Watch {
     /// not returned, and halts it for good.
     fn run(&self, stop: &AtomicBool, searching: &AtomicBool) {
         let mut w = self.lock();
-        let mut stopped_at: Option<Instant> = None;
         loop {
             if w.quit {
                 return;
             }
             if !w.active || w.given {
-                stopped_at = None;
                 w = self.wake.wait(w).unwrap_or_else(|e| e.into_inner());
                 continue;
             }
             let now = Instant::now();
-            if stopped_at.is_none() && stop.load(Ordering::Relaxed) {
-                stopped_at = Some(now);
+            if w.stopped_at.is_none() && stop.load(Ordering::Relaxed) {
+                w.stopped_at = Some(now);
                 w.halt.store(true, Ordering::Relaxed);
             }
             let late = |t: Option<Instant>| t.is_some_and(|t| now >= t + ANSWER_GRACE);
-            if late(w.deadline) || late(stopped_at) {
+            if late(w.deadline) || late(w.stopped_at) {
                 w.halt.store(true, Ordering::Relaxed);
                 w.given = true;
                 let note = match &w.last {
