@@ -572,10 +572,15 @@ fn search_thread<const W: usize>(
 /// answered for ([`Watch`]).
 const ANSWER_GRACE: Duration = Duration::from_millis(10);
 
+/// The same grace while no iteration has finished: answering then means `bestmove none`,
+/// so the search gets longer to return with a move (a slow build, a loaded machine), while
+/// a relay sowing of millions of laps still gets its answer in well under a second.
+const NO_MOVE_GRACE: Duration = Duration::from_millis(250);
+
 /// The answer to each `go`, given once: by the search when it returns, or, when generating
 /// the moves of a position with a long relay sowing keeps it past its time limit or past
 /// `stop` (a sowing cannot be interrupted), by the watchdog thread [`ANSWER_GRACE`] after
-/// it, from the last finished iteration. The search then runs on to its end unheard, and a
+/// it, from the last finished iteration ([`NO_MOVE_GRACE`] after it when none has). The search then runs on to its end unheard, and a
 /// `go` sent meanwhile waits for it, its time limit counting from when it was read. One
 /// watchdog serves every `go` of an engine: it sleeps while no search runs.
 #[derive(Default)]
@@ -673,7 +678,11 @@ impl Watch {
                 w.stopped_at = Some(now);
                 w.halt.store(true, Ordering::Relaxed);
             }
-            let late = |t: Option<Instant>| t.is_some_and(|t| now >= t + ANSWER_GRACE);
+            let grace = match w.last {
+                Some(_) => ANSWER_GRACE,
+                None => NO_MOVE_GRACE,
+            };
+            let late = |t: Option<Instant>| t.is_some_and(|t| now >= t + grace);
             if late(w.deadline) || late(w.stopped_at) {
                 w.halt.store(true, Ordering::Relaxed);
                 w.given = true;
