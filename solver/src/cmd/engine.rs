@@ -580,9 +580,10 @@ const NO_MOVE_GRACE: Duration = Duration::from_millis(250);
 /// The answer to each `go`, given once: by the search when it returns, or, when generating
 /// the moves of a position with a long relay sowing keeps it past its time limit or past
 /// `stop` (a sowing cannot be interrupted), by the watchdog thread [`ANSWER_GRACE`] after
-/// it, from the last finished iteration ([`NO_MOVE_GRACE`] after it when none has). The search then runs on to its end unheard, and a
-/// `go` sent meanwhile waits for it, its time limit counting from when it was read. One
-/// watchdog serves every `go` of an engine: it sleeps while no search runs.
+/// it, from the last finished iteration ([`NO_MOVE_GRACE`] after it when none has). The
+/// search then runs on to its end unheard, and a `go` sent meanwhile waits for it, its time
+/// limit counting from when it was read. One watchdog serves every `go` of an engine: it
+/// sleeps while no search runs.
 #[derive(Default)]
 struct Watch {
     state: Mutex<WatchState>,
