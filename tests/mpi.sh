@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The table build over MPI (the `mpi` feature) against the build of one process: for 2x6
 # Hoyito II up to 12 seeds and for 2x4 Hoyito III with 3 seeds a hole up to 16 seeds, the
-# layers built by `mpirun -np 1`, `-np 2` and `-np 3` must have the same payload checksums
-# as those of `solve tables build --method sweeps` without the feature. Then a job stopped
-# after its smaller layers resumes from them under another number of processes, and a job
-# stopped in the middle of a layer resumes from its checkpoints to the same tables. Needs Open
-# MPI (Debian: openmpi-bin libopenmpi-dev libclang-dev); `.ci/run` runs it when `mpirun` is
-# there or MPI_TESTS=1.
+# layers built by `mpirun -np 1`, `-np 2` and `-np 3`, with sweeps only (`--method sweeps`)
+# and with rounds (`--moves-at-sweep 2`), must have the same payload
+# checksums as those of `solve tables build --method sweeps` without the feature. Then a job
+# stopped after its smaller layers resumes from them under another number of processes, and
+# jobs stopped in the middle of a layer, in its sweeps and in its rounds, resume from their
+# checkpoints to the same tables. Needs Open MPI (Debian: openmpi-bin libopenmpi-dev
+# libclang-dev); `.ci/run` runs it when `mpirun` is there or MPI_TESTS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,14 +50,18 @@ check() {
         failed=1
     fi
     for np in 1 2 3; do
-        run_mpi "$np" tables --dir "$tmp/$name-$np" "${rules[@]}" build --max-seeds "$max" --quiet >/dev/null
-        if [ "$(sums "$tmp/$name-$np" "${rules[@]}")" == "$want" ]; then
-            echo "ok   $name, $np processes: $(wc -l <<<"$want") layers equal" >&2
-        else
-            echo "FAIL $name, $np processes: payloads differ" >&2
-            diff <(echo "$want") <(sums "$tmp/$name-$np" "${rules[@]}") >&2 || true
-            failed=1
-        fi
+        for how in sweeps rounds; do
+            local d="$tmp/$name-$np-$how" flags=(--method sweeps)
+            [ "$how" == rounds ] && flags=(--moves-at-sweep 2)
+            run_mpi "$np" tables --dir "$d" "${rules[@]}" build --max-seeds "$max" "${flags[@]}" --quiet >/dev/null
+            if [ "$(sums "$d" "${rules[@]}")" == "$want" ]; then
+                echo "ok   $name, $np processes, $how: $(wc -l <<<"$want") layers equal" >&2
+            else
+                echo "FAIL $name, $np processes, $how: payloads differ" >&2
+                diff <(echo "$want") <(sums "$d" "${rules[@]}") >&2 || true
+                failed=1
+            fi
+        done
     done
 }
 
@@ -74,10 +79,12 @@ else
     failed=1
 fi
 
-# A job stopped in the middle of layer 12 resumes from its checkpoints to the same tables.
+# A job stopped in the middle of layer 12, in its sweeps, resumes from its checkpoints to the
+# same tables.
 dir="$tmp/stopped"
 run_mpi 2 tables --dir "$dir" build --max-seeds 8 --quiet >/dev/null
-mpirun --allow-run-as-root --oversubscribe -np 2 "$solve_mpi" tables --dir "$dir" build --max-seeds 12 --quiet >/dev/null &
+mpirun --allow-run-as-root --oversubscribe -np 2 "$solve_mpi" tables --dir "$dir" build --max-seeds 12 \
+    --method sweeps --quiet >/dev/null &
 job=$!
 for _ in $(seq 3000); do
     if compgen -G "$dir/*/layer-12.hyt.mpi-1-of-2" >/dev/null; then break; fi
@@ -86,8 +93,8 @@ done
 kill "$job"
 wait "$job" || true
 if compgen -G "$dir/*/layer-12.hyt.mpi-*-of-2" >/dev/null && ! compgen -G "$dir/*/layer-12.hyt" >/dev/null; then
-    out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 12 2>&1 >/dev/null)
-    if grep -q "resumed from the checkpoints of sweep" <<<"$out" &&
+    out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 12 --method sweeps 2>&1 >/dev/null)
+    if grep -q "resumed from the checkpoints of step" <<<"$out" &&
         [ "$(sums "$dir")" == "$(sums "$tmp/2x6-one")" ] &&
         ! compgen -G "$dir/*/layer-12.hyt.mpi-*" >/dev/null; then
         echo "ok   stopped build: resumed from its checkpoints, payloads equal, checkpoints removed" >&2
@@ -97,6 +104,39 @@ if compgen -G "$dir/*/layer-12.hyt.mpi-*-of-2" >/dev/null && ! compgen -G "$dir/
     fi
 else
     echo "FAIL stopped build: no checkpoint of layer 12 while it was built" >&2
+    failed=1
+fi
+
+# A job stopped in the rounds of layer 16 (saving after every round) resumes from the
+# checkpoints of a round to the same tables as a build of one process.
+"$solve" tables --dir "$tmp/one16" build --max-seeds 16 --quiet >/dev/null
+dir="$tmp/stopped-rounds"
+run_mpi 2 tables --dir "$dir" build --max-seeds 12 --quiet >/dev/null
+mpirun --allow-run-as-root --oversubscribe -np 2 "$solve_mpi" tables --dir "$dir" build --max-seeds 16 \
+    --moves-at-sweep 2 --checkpoint-every 0 --quiet >/dev/null &
+job=$!
+# The step a checkpoint was saved after (its header's sixth field): sweeps, then rounds.
+step() { od -An -t u8 -j 40 -N 8 "$1" 2>/dev/null | tr -d ' '; }
+saved=""
+for _ in $(seq 6000); do
+    saved=$(compgen -G "$dir/*/layer-16.hyt.mpi-1-of-2" || true)
+    if [ -n "$saved" ] && [ "$(step "$saved")" -ge 5 ] 2>/dev/null; then break; fi
+    sleep 0.05
+done
+kill "$job"
+wait "$job" || true
+if [ -n "$saved" ] && ! compgen -G "$dir/*/layer-16.hyt" >/dev/null; then
+    out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 16 --moves-at-sweep 2 2>&1 >/dev/null)
+    if grep -q "resumed from the checkpoints of step [5-9]" <<<"$out" &&
+        [ "$(sums "$dir")" == "$(sums "$tmp/one16")" ] &&
+        ! compgen -G "$dir/*/layer-16.hyt.m*" >/dev/null; then
+        echo "ok   build stopped in rounds: resumed from a round's checkpoints, payloads equal, checkpoints and moves removed" >&2
+    else
+        echo "FAIL build stopped in rounds: $out" >&2
+        failed=1
+    fi
+else
+    echo "FAIL build stopped in rounds: no checkpoint of a round of layer 16 while it was built" >&2
     failed=1
 fi
 

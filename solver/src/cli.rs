@@ -532,6 +532,11 @@ pub struct BuildArgs {
     /// (the smaller layers are kept).
     #[arg(long, value_name = "MB", allow_negative_numbers = true)]
     pub max_memory: Option<u64>,
+    /// In a build over MPI (the `mpi` feature), how often each process saves its range of
+    /// the layer during rounds, at most, so that a job stopped then resumes from there
+    /// (sweeps save after each sweep) [default: 300].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub checkpoint_every: Option<u64>,
 }
 
 impl BuildArgs {

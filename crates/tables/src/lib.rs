@@ -183,19 +183,20 @@
 //! and an all-reduce adds the positions that rose; the layer is done when none did
 //! anywhere. The exactness argument is unchanged (stale reads stay below the fixpoint, and
 //! a sweep that changes nothing anywhere read current bytes), so the payloads equal a
-//! one-process build's. Rank 0 gathers the ranges and writes the file, which every process
-//! then reads (the folder must be shared). After each sweep each process saves its range
-//! (a checkpoint beside the layer's file), so a job stopped by the loss of a process and
-//! started again with the same number of processes resumes from the last sweep.
+//! one-process build's. Rounds go across processes too: each process writes the reversed
+//! moves of its own positions to its own scratch folder, and a round is one more
+//! bulk-synchronous step: each process sends the positions of its range that rose to the
+//! processes that read them, then marks the predecessors its moves list for every changed
+//! position and evaluates them (no move is ever sent). Rank 0 gathers the ranges and writes
+//! the file, which every process then reads (the folder must be shared). After each sweep,
+//! and every few minutes in rounds, each process saves its range (a checkpoint beside the
+//! layer's file), so a job stopped by the loss of a process and started again with the same
+//! number of processes resumes from there.
 //!
-//! Not done yet: rounds across processes (each process would write the moves of its own
-//! positions into files by successor range and send each file to the owner of that range;
-//! a round is then: each owner lists the predecessors of its changed positions and sends
-//! them to their owners, which evaluate them), overlapping the exchange with the next
-//! batch's generation, and a working array of the own range only (each process still holds
-//! a byte for every position of the layer, so the layer must fit one machine's memory: the
-//! 32-seed layer on 2x6 does not fit this one's). Without the feature none of this is
-//! compiled and the build is unchanged.
+//! Not done yet: overlapping the exchange with the next batch's generation, and a working
+//! array of the own range only (each process still holds a byte for every position of the
+//! layer and a copy of the smaller layers, so a layer must fit one machine's memory).
+//! Without the feature none of this is compiled and the build is unchanged.
 //!
 //! ## Verifying
 //!

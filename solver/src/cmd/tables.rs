@@ -309,6 +309,13 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     }
     let t0 = Instant::now();
     #[cfg(not(feature = "mpi"))]
+    if a.checkpoint_every.is_some() {
+        bail!(
+            "--checkpoint-every applies to a build over MPI (the `mpi` feature); a build of one \
+             process resumes at the first layer not written"
+        );
+    }
+    #[cfg(not(feature = "mpi"))]
     let report = {
         use crate::common::available_mib;
         let bars = Bars::new(a.quiet, json, dir).stopping();
@@ -352,9 +359,6 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
     use hoyito_tables::mpi::environment::Threading;
     use hoyito_tables::mpi::traits::Communicator;
 
-    if matches!(a.method(), hoyito_tables::Method::MovesAtSweep(_)) {
-        bail!("--moves-at-sweep has no use in a build over MPI, which sweeps every layer");
-    }
     if a.max_memory.is_some() {
         bail!("--max-memory is not checked in a build over MPI (each process holds its layer)");
     }
@@ -373,20 +377,39 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
     let bars = Bars::new(a.quiet, json, dir);
     let quiet = hoyito_tables::Quiet;
     let progress: &dyn Progress = if rank == 0 { &bars } else { &quiet };
-    match hoyito_tables::build_distributed(&world, dir, rules, a.max_seeds, progress) {
+    let options = hoyito_tables::BuildOptions {
+        method: a.method(),
+        max_memory: None,
+    };
+    let every = std::time::Duration::from_secs(a.checkpoint_every.unwrap_or(300));
+    match hoyito_tables::build_distributed(
+        &world,
+        dir,
+        rules,
+        a.max_seeds,
+        &options,
+        every,
+        progress,
+    ) {
         Ok(layers) => {
             if rank == 0 && !a.quiet && !json {
-                for (_, x) in layers.iter().filter(|(_, x)| x.sweeps > 0) {
+                for (s, x) in layers.iter().filter(|(_, x)| x.sweeps > 0) {
+                    let rounds = if x.rounds > 0 {
+                        format!(", {} changes sent in {} rounds", x.updates, x.rounds)
+                    } else {
+                        String::new()
+                    };
                     eprintln!(
-                        "layer {:2}: {} processes, {} indices asked of other processes ({} bytes), {} bytes answered in each of {} sweeps{}",
+                        "layer {:2}: {} processes, {} indices asked of other processes, {} bytes answered in each of {} sweeps{rounds}: {} bytes sent in all ({:.2} a position){}",
                         x.seeds,
                         size,
                         x.requested,
-                        8 * x.requested,
                         x.answered_per_sweep,
                         x.sweeps,
+                        x.bytes_sent(),
+                        x.bytes_sent() as f64 / s.positions.max(1) as f64,
                         if x.resumed_at > 0 {
-                            format!(" (resumed from the checkpoints of sweep {})", x.resumed_at)
+                            format!(" (resumed from the checkpoints of step {})", x.resumed_at)
                         } else {
                             String::new()
                         }

@@ -1,29 +1,47 @@
 //! The build over several processes with MPI (the `mpi` feature): each layer is split into
-//! one range of indices a process, block-aligned, and swept in bulk-synchronous steps.
+//! one range of indices a process, block-aligned, and brought to its fixpoint in
+//! bulk-synchronous steps: sweeps, then (as [`super::Method`] plans them) rounds.
 //!
 //! Every process holds a working byte for every position of the layer, but writes only its
-//! own range; the bytes of other ranges are a copy, refreshed before each sweep. At the
-//! start of a layer each process walks its range once to list the successors it will read
-//! in other ranges (sorted, without repeats) and sends each owner the indices it wants
-//! (an all-to-all exchange with counts). Then each sweep is: the owners answer with the
-//! current bytes of the indices asked (an all-to-all exchange), every process sweeps its
-//! range with the same operator and walk as a one-process sweep ([`Ctx::sweep_in`]), and
-//! an all-reduce adds the positions that rose. A sweep in which nothing rose anywhere read
-//! current bytes everywhere, so the bounds are the least fixpoint of the same operator as a
-//! one-process build, and the payloads are identical (the sweep counts and times in the
-//! header may differ). Only sweeps: no rounds and no scratch files.
+//! own range; the bytes of other ranges are a copy, refreshed between steps. At the start
+//! of a layer each process walks its range once to list the successors it will read in
+//! other ranges (sorted, without repeats) and sends each owner the indices it wants (an
+//! all-to-all exchange with counts). Then each sweep is: the owners answer with the current
+//! bytes of the indices asked (an all-to-all exchange), every process sweeps its range with
+//! the same operator and walk as a one-process sweep ([`Ctx::sweep_in`]), and an all-reduce
+//! adds the positions that rose. A sweep in which nothing rose anywhere read current bytes
+//! everywhere, so the bounds are the least fixpoint of the same operator as a one-process
+//! build, and the payloads are identical (the sweep counts and times in the header may
+//! differ).
+//!
+//! **Rounds.** The sweep that writes the moves writes, on each process, the reversed quiet
+//! moves *of its own positions* (to successors anywhere in the layer) to its own scratch
+//! folder (`layer-NN.hyt.moves-R-of-N`), coded and indexed by successor as in a one-process
+//! build, and marks the positions that rose. Each round is then: every process sends the
+//! positions of its range marked changed (index and byte, 8 bytes) to the processes that
+//! asked for them at the start of the layer, which store them in their copies marked
+//! changed; then every process runs the round of one process ([`Ctx::round`]) on its copy:
+//! its moves mark its own predecessors of every changed position, local or not, and it
+//! evaluates those; an all-reduce adds the positions that rose, and the layer is done when
+//! none did anywhere. So no move ever travels: the changes have to reach the processes that
+//! read them anyway, and the predecessors that a change concerns on a process are the ones
+//! that process's own moves list. A process evaluates a predecessor in the round after its
+//! successor changed, with the changed byte in its copy, so the rounds end at the same
+//! fixpoint as those of one process, and the payloads are identical.
 //!
 //! Rank 0 then receives every range, writes the layer's file, and every process reads the
 //! file back whole as a smaller layer for the layers above it: the folder must be one that
 //! every process sees (one machine, or a shared file system). Past what one machine holds,
 //! the copy of the whole layer and of the smaller layers on every process is the limit.
 //!
-//! After each sweep that changed something, every process saves its range and the sweep
-//! reached beside the layer's file (`layer-NN.hyt.mpi-R-of-N`, written whole, then renamed
-//! over the last one); a job started again with the same number of processes starts each
-//! range from its saved bytes, and the checkpoints are removed once the layer is written.
-//! Any saved bytes are bounds below the fixpoint with sound final marks, so ranges saved
-//! at different sweeps (a job stopped while saving) still lead to the same fixpoint; a
+//! After each sweep that changed something, and during rounds at most every
+//! `checkpoint_every`, every process saves its range (without marks) and the step reached
+//! (sweeps, then rounds) beside the layer's file (`layer-NN.hyt.mpi-R-of-N`, written whole,
+//! then renamed over the last one); a job started again with the same number of processes
+//! starts each range from its saved bytes, and the checkpoints are removed once the layer is
+//! written. The moves are not kept: after a restart the first sweep writes them again. Any
+//! saved bytes are bounds below the fixpoint with sound final marks, so ranges saved at
+//! different steps (a job stopped while saving) still lead to the same fixpoint; a
 //! checkpoint that does not match its process, range or layer is ignored.
 //!
 //! A process that fails returns its error without telling the others, which wait in the
@@ -33,16 +51,19 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::traits::{Communicator, CommunicatorCollectives, Destination, Equivalence, Root, Source};
 use mpi::Count;
 
+use rayon::prelude::*;
+
 use super::operator::Ctx;
-use super::work::{self, Packing, BLOCK};
-use super::{check_buildable, histogram, LayerStats, Progress, Solved};
+use super::scratch::{MoveIndex, MoveSink, ScratchDir};
+use super::work::{self, Packing, BLOCK, CHANGED, EVAL};
+use super::{check_buildable, histogram, BuildOptions, LayerStats, Progress, Solved};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
 use crate::format::{checksum, file_name, key_dir, layers_up_to, step_of, Layer, TableKey};
 use hoyito_rules::Rules;
@@ -56,23 +77,41 @@ pub struct ExchangeStats {
     pub requested: u64,
     /// Bytes answered in each sweep (one a requested index).
     pub answered_per_sweep: u64,
-    /// Sweeps, those before a restart included.
+    /// Sweeps this job ran (not those before a restart).
     pub sweeps: u32,
-    /// The sweep whose checkpoints the build started from (0: from nothing).
+    /// Rounds after the sweep that wrote the moves (0: sweeps only).
+    pub rounds: u32,
+    /// Changed positions sent to the processes that read them in rounds (8 bytes each:
+    /// index and byte).
+    pub updates: u64,
+    /// The step (sweeps and rounds) whose checkpoints the build started from (0: from
+    /// nothing).
     pub resumed_at: u32,
 }
 
-/// [`crate::build`] over the processes of `world`, which all call it with the same
+impl ExchangeStats {
+    /// Bytes all processes sent each other for the layer: the indices asked, the answers of
+    /// every sweep and the changes of every round (the final gather to rank 0 not counted).
+    pub fn bytes_sent(&self) -> u64 {
+        8 * self.requested + self.answered_per_sweep * self.sweeps as u64 + 8 * self.updates
+    }
+}
+
+/// [`crate::build_with`] over the processes of `world`, which all call it with the same
 /// arguments: every layer up to `max_seeds` for `rules` under `dir`, each layer split over
-/// the processes and swept to its fixpoint (see the module documentation), written by rank
-/// 0. Layers already built are kept, as rank 0 finds them. Every process gets the figures
-/// of every layer (its `progress` is called as by [`crate::build`], with the counts of all
-/// processes added; give the others a [`super::Quiet`]) and those of the exchange.
+/// the processes and brought to its fixpoint by sweeps, then rounds as `options.method`
+/// plans them (see the module documentation; `options.max_memory` is not checked), written
+/// by rank 0. During rounds each process saves its range at most every `checkpoint_every`
+/// (after each sweep in sweeps). Layers already built are kept, as rank 0 finds them. Every process gets the
+/// figures of every layer (its `progress` is called as by [`crate::build`], with the counts
+/// of all processes added; give the others a [`super::Quiet`]) and those of the exchange.
 pub fn build_distributed<C: Communicator>(
     world: &C,
     dir: &Path,
     rules: &Rules,
     max_seeds: usize,
+    options: &BuildOptions,
+    checkpoint_every: Duration,
     progress: &dyn Progress,
 ) -> Result<Vec<(LayerStats, ExchangeStats)>, TableError> {
     let key = TableKey::of(rules);
@@ -96,7 +135,11 @@ pub fn build_distributed<C: Communicator>(
             lower[n] = Some(layer);
             s
         } else {
-            let (solved, x) = solve_layer(world, &key, n, &lower, &folder, progress)?;
+            let how = How {
+                options,
+                checkpoint_every,
+            };
+            let (solved, x) = solve_layer(world, &key, n, &lower, &folder, &how, progress)?;
             let s = match solved {
                 Some(solved) => solved.write(&path)?,
                 None => LayerStats::started(n, 0),
@@ -115,6 +158,7 @@ pub fn build_distributed<C: Communicator>(
                 file_bytes: layer.file_bytes(),
                 positions: layer.layout().count(),
                 sweeps: x.sweeps,
+                rounds: x.rounds,
                 ..s
             };
             lower[n] = Some(layer);
@@ -228,6 +272,12 @@ fn remote_successors(ctx: &Ctx, pk: Packing, own: &Range<u64>, bounds: &[u64]) -
     by_owner
 }
 
+/// How every layer is built: the method, and how often rounds save their ranges.
+struct How<'a> {
+    options: &'a BuildOptions,
+    checkpoint_every: Duration,
+}
+
 /// Solves layer `n` over the processes of `world`: rank 0 gets the whole layer (to write),
 /// the others `None`; all get the figures of the exchange.
 fn solve_layer<C: Communicator>(
@@ -236,8 +286,10 @@ fn solve_layer<C: Communicator>(
     n: usize,
     lower: &[Option<Layer>],
     folder: &Path,
+    how: &How,
     progress: &dyn Progress,
 ) -> Result<(Option<Solved>, ExchangeStats), TableError> {
+    let options = how.options;
     let t0 = Instant::now();
     let (rules, layout) = super::layer_setup(key, n, lower)?;
     let count = layout.count();
@@ -249,8 +301,9 @@ fn solve_layer<C: Communicator>(
     let step = step_of(n);
     let pk = Packing::new(n / step);
     let ctx = Ctx::new(rules, &layout, step as i32, work, lower);
+    let mut moves_at = super::moves_at_sweep(options.method, count, false);
     progress.layer_start(n, count);
-    progress.layer_plan(n, count, false);
+    progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
 
     let wanted = remote_successors(&ctx, pk, &own, &bounds);
@@ -272,8 +325,22 @@ fn solve_layer<C: Communicator>(
     }
     world.all_reduce_into(&resumed, &mut stats.sweeps, SystemOperation::max());
     x.resumed_at = stats.sweeps;
+    if x.resumed_at > 0 {
+        // The moves are not kept over a restart: the first sweep writes them again.
+        moves_at = moves_at.map(|k| k.max(x.resumed_at + 1));
+    }
+    // Each process writes the moves of its own range (to successors anywhere) to its own
+    // scratch folder.
+    let scratch = match moves_at {
+        Some(_) => Some(ScratchDir::at(
+            folder.join(format!("{}.moves-{rank}-of-{size}", file_name(n))),
+        )?),
+        None => None,
+    };
+    let mut moves = None;
     loop {
         stats.sweeps += 1;
+        x.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
         let answers: Vec<Vec<u8>> = asked
             .iter()
@@ -285,7 +352,15 @@ fn solve_layer<C: Communicator>(
                 work[i as usize].store(w, Relaxed);
             }
         }
-        let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, None, progress, false);
+        let sink = match (&scratch, moves_at) {
+            (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
+                dir,
+                count,
+                super::file_positions(options.method),
+            )?),
+            _ => None,
+        };
+        let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, sink.as_ref(), progress, false);
         let missing = u64::from(ctx.check_exits().is_err());
         let mut total = [0u64; 3];
         world.all_reduce_into(
@@ -300,6 +375,16 @@ fn solve_layer<C: Communicator>(
                 Inconsistency::ExitToMissingLayer { seeds: n },
             ));
         }
+        if let Some(sink) = sink {
+            let m = sink.finish(count)?;
+            world.all_reduce_into(
+                &m.peak_bytes,
+                &mut stats.scratch_bytes,
+                SystemOperation::sum(),
+            );
+            moves = Some(m);
+            break;
+        }
         if total[1] == 0 {
             break;
         }
@@ -309,7 +394,19 @@ fn solve_layer<C: Communicator>(
             .collect();
         save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, &mine)?;
     }
-    x.sweeps = stats.sweeps;
+    if let Some(moves) = moves {
+        let plan = Rounds {
+            own: &own,
+            asked: &asked,
+            saved: &saved,
+            every: how.checkpoint_every,
+        };
+        run_rounds(world, &ctx, pk, &moves, &plan, progress, &mut stats, &mut x)?;
+        drop(moves);
+        if let Some(scratch) = &scratch {
+            scratch.remove()?;
+        }
+    }
     drop(ctx);
     gather(world, &bounds, &mut bytes)?;
     if rank != 0 {
@@ -328,6 +425,113 @@ fn solve_layer<C: Communicator>(
         }),
         x,
     ))
+}
+
+/// What the rounds of one process need beside the layer: its range, the indices each other
+/// process asked of it, and where and how often, at most, it saves its range (a round costs
+/// far less than a sweep, and a save writes the whole range).
+struct Rounds<'a> {
+    own: &'a Range<u64>,
+    asked: &'a [Vec<u64>],
+    saved: &'a Path,
+    every: Duration,
+}
+
+/// Rounds over the processes until one changes nothing anywhere. Each round, every process
+/// sends the positions of its range that rose in the last step (index and byte) to the
+/// processes that read them, marks them changed in its copy, and then runs the round of
+/// one process ([`Ctx::round`]): its moves, those of its own positions, mark the
+/// predecessors of every changed position it reads, and it evaluates those, all in its
+/// range. No move is ever sent.
+#[allow(clippy::too_many_arguments)]
+fn run_rounds<C: Communicator>(
+    world: &C,
+    ctx: &Ctx,
+    pk: Packing,
+    moves: &MoveIndex,
+    plan: &Rounds,
+    progress: &dyn Progress,
+    stats: &mut LayerStats,
+    x: &mut ExchangeStats,
+) -> Result<(), TableError> {
+    let n = stats.seeds;
+    let own = plan.own;
+    // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
+    ctx.work
+        .par_iter()
+        .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+    let mut last_save = Instant::now();
+    let mut updates = 0u64;
+    loop {
+        stats.rounds += 1;
+        let changes = own_changes(ctx, own);
+        let out: Vec<Vec<u64>> = plan
+            .asked
+            .iter()
+            .map(|ix| {
+                changes
+                    .iter()
+                    .filter(|&&c| ix.binary_search(&(c >> 8)).is_ok())
+                    .copied()
+                    .collect()
+            })
+            .collect();
+        updates += out.iter().map(|v| v.len() as u64).sum::<u64>();
+        for c in exchange(world, &out)?.into_iter().flatten() {
+            let i = c >> 8;
+            ctx.work[i as usize].store(c as u8 | CHANGED, Relaxed);
+            ctx.changed_blocks.mark(i);
+        }
+        let (evaluated, changed) = ctx.round(pk, moves)?;
+        let missing = u64::from(ctx.check_exits().is_err());
+        let mut total = [0u64; 3];
+        world.all_reduce_into(
+            &[evaluated, changed, missing][..],
+            &mut total[..],
+            SystemOperation::sum(),
+        );
+        progress.round_end(n, stats.rounds, total[0], total[1]);
+        stats.evaluations += total[0];
+        if total[2] > 0 {
+            return Err(TableError::Inconsistent(
+                Inconsistency::ExitToMissingLayer { seeds: n },
+            ));
+        }
+        if total[1] == 0 {
+            break;
+        }
+        // Rank 0 decides when to save, so that all save after the same round.
+        let mut save = u8::from(world.rank() == 0 && last_save.elapsed() >= plan.every);
+        world.process_at_rank(0).broadcast_into(&mut save);
+        if save == 1 {
+            let mine: Vec<u8> = ctx.work[own.start as usize..own.end as usize]
+                .iter()
+                .map(|c| c.load(Relaxed) & !(EVAL | CHANGED))
+                .collect();
+            let step = stats.sweeps + stats.rounds;
+            save_checkpoint(plan.saved, n, world.size(), own, step, &mine)?;
+            last_save = Instant::now();
+        }
+    }
+    x.rounds = stats.rounds;
+    world.all_reduce_into(&updates, &mut x.updates, SystemOperation::sum());
+    Ok(())
+}
+
+/// The positions of `own` marked changed, each as its index shifted left by 8 bits over its
+/// byte without marks, in index order.
+fn own_changes(ctx: &Ctx, own: &Range<u64>) -> Vec<u64> {
+    let blocks = own.start / BLOCK..own.end.div_ceil(BLOCK);
+    blocks
+        .into_par_iter()
+        .filter(|&b| ctx.changed_blocks.get(b))
+        .flat_map_iter(|b| {
+            (b * BLOCK..((b + 1) * BLOCK).min(own.end)).filter_map(|i| {
+                let w = ctx.work[i as usize].load(Relaxed);
+                (w & CHANGED != 0).then_some(i << 8 | (w & !(EVAL | CHANGED)) as u64)
+            })
+        })
+        .collect()
 }
 
 /// The file where process `rank` of `size` keeps its range of layer `n` between sweeps.

@@ -200,6 +200,14 @@ const AUTO_MIN_POSITIONS: u64 = 1 << 20;
 const AUTO_FILE_POSITIONS: u64 = 1 << 20;
 const TEST_FILE_POSITIONS: u64 = 1 << 12;
 
+/// Successors a move file holds under `method` (see [`AUTO_FILE_POSITIONS`]).
+fn file_positions(method: Method) -> u64 {
+    match method {
+        Method::MovesAtSweep(_) => TEST_FILE_POSITIONS,
+        _ => AUTO_FILE_POSITIONS,
+    }
+}
+
 /// Builds every layer up to `max_seeds` seeds for `rules` under `dir` (in the rules' own
 /// folder), smallest first. Layers whose files are already there and valid are kept, so a
 /// stopped build resumes at the first missing layer; a corrupt or mismatched file is an error
@@ -451,14 +459,10 @@ fn solve_layer(
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
     stats.memory_estimate = memory;
-    let file_positions = match options.method {
-        Method::MovesAtSweep(_) => TEST_FILE_POSITIONS,
-        _ => AUTO_FILE_POSITIONS,
-    };
     let sweeps = SweepPlan {
         moves_at,
         scratch: &scratch,
-        file_positions,
+        file_positions: file_positions(options.method),
     };
     if let Some(moves) = run_sweeps(&ctx, pk, &sweeps, progress, &mut stats)? {
         run_rounds(&ctx, pk, &moves, progress, &mut stats)?;

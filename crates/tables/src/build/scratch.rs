@@ -80,7 +80,11 @@ pub(super) struct ScratchDir(Option<PathBuf>);
 impl ScratchDir {
     /// The scratch folder of the layer file `layer`, emptied.
     pub(super) fn new(layer: &Path) -> Result<ScratchDir, TableError> {
-        let dir = layer.with_extension("moves");
+        ScratchDir::at(layer.with_extension("moves"))
+    }
+
+    /// The scratch folder `dir`, emptied (a build over MPI gives each process its own).
+    pub(super) fn at(dir: PathBuf) -> Result<ScratchDir, TableError> {
         if dir.exists() {
             std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
         }
