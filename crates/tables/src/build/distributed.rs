@@ -47,9 +47,11 @@
 //! A process that fails returns its error without telling the others, which wait in the
 //! next exchange: the caller ends the job (`MPI_Abort`), as MPI programs do.
 
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -65,7 +67,9 @@ use super::scratch::{MoveIndex, MoveSink, ScratchDir};
 use super::work::{self, Packing, BLOCK, CHANGED, EVAL};
 use super::{check_buildable, histogram, BuildOptions, LayerStats, Progress, Solved};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
-use crate::format::{checksum, file_name, key_dir, layers_up_to, step_of, Layer, TableKey};
+use crate::format::{
+    checksum, file_name, key_dir, layers_up_to, step_of, Checksum, Layer, TableKey,
+};
 use hoyito_rules::Rules;
 
 /// Figures of the exchange of one layer's build over MPI, added over the processes.
@@ -181,6 +185,7 @@ fn split(count: u64, size: usize) -> Vec<u64> {
 }
 
 /// The process whose range holds index `i`.
+#[cfg(test)]
 fn owner(bounds: &[u64], i: u64) -> usize {
     bounds.partition_point(|&b| b <= i) - 1
 }
@@ -191,36 +196,92 @@ fn count_of(n: usize) -> Result<Count, TableError> {
         .map_err(|_| TableError::Unsupported(Unsupported::Message { elements: n as u64 }))
 }
 
-/// Sends `out[r]` to process `r` for every `r` and returns what each process sent here, in
-/// two all-to-all exchanges (the counts, then the elements).
+/// One piece of elements for each process, in one flat buffer (so that a list as long as
+/// the layer is held once, not once more for the exchange).
+struct Parts<T> {
+    /// The pieces one after the other, and one element more: the buffer of an empty vector of
+    /// bytes is at address 1, which Open MPI takes for `MPI_IN_PLACE`.
+    data: Vec<T>,
+    counts: Vec<Count>,
+    displs: Vec<Count>,
+}
+
+impl<T: Copy + Default> Parts<T> {
+    /// The pieces `data[starts[r] .. starts[r + 1]]`, `data` being consumed.
+    fn new(mut data: Vec<T>, starts: &[usize]) -> Result<Parts<T>, TableError> {
+        let counts = starts
+            .windows(2)
+            .map(|w| count_of(w[1] - w[0]))
+            .collect::<Result<Vec<Count>, _>>()?;
+        let displs = offsets(&counts)?;
+        data.push(T::default());
+        Ok(Parts {
+            data,
+            counts,
+            displs,
+        })
+    }
+
+    /// The pieces of `pieces`, one a process.
+    fn from_pieces(pieces: impl Iterator<Item = Vec<T>>) -> Result<Parts<T>, TableError> {
+        let mut data = Vec::new();
+        let mut starts = vec![0];
+        for piece in pieces {
+            data.extend(piece);
+            starts.push(data.len());
+        }
+        Parts::new(data, &starts)
+    }
+
+    /// Pieces of the same lengths as these, of `data` (as many elements as these hold).
+    fn like<U: Copy + Default>(&self, mut data: Vec<U>) -> Parts<U> {
+        debug_assert_eq!(data.len(), self.len());
+        data.push(U::default());
+        Parts {
+            data,
+            counts: self.counts.clone(),
+            displs: self.displs.clone(),
+        }
+    }
+
+    /// The piece of process `r`.
+    fn part(&self, r: usize) -> &[T] {
+        let d = self.displs[r] as usize;
+        &self.data[d..d + self.counts[r] as usize]
+    }
+
+    /// The pieces, in process order.
+    fn parts(&self) -> impl Iterator<Item = &[T]> {
+        (0..self.counts.len()).map(|r| self.part(r))
+    }
+
+    /// Elements in all pieces.
+    fn len(&self) -> usize {
+        self.data.len() - 1
+    }
+}
+
+/// Sends the piece `out.part(r)` to process `r` for every `r` and returns what each process
+/// sent here, in two all-to-all exchanges (the counts, then the elements).
 fn exchange<C: Communicator, T: Equivalence + Copy + Default>(
     world: &C,
-    out: &[Vec<T>],
-) -> Result<Vec<Vec<T>>, TableError> {
-    let counts = out
-        .iter()
-        .map(|v| count_of(v.len()))
-        .collect::<Result<Vec<Count>, _>>()?;
-    let mut in_counts = vec![0 as Count; out.len()];
-    world.all_to_all_into(&counts[..], &mut in_counts[..]);
-    let displs = offsets(&counts)?;
+    out: &Parts<T>,
+) -> Result<Parts<T>, TableError> {
+    let mut in_counts = vec![0 as Count; out.counts.len()];
+    world.all_to_all_into(&out.counts[..], &mut in_counts[..]);
     let in_displs = offsets(&in_counts)?;
-    // One element more than sent or received: the buffer of an empty vector of bytes is at
-    // address 1, which Open MPI takes for MPI_IN_PLACE.
-    let mut flat: Vec<T> = out.concat();
-    flat.push(T::default());
     let total: usize = in_counts.iter().map(|&c| c as usize).sum();
-    let mut got = vec![T::default(); total + 1];
+    let mut got = Parts {
+        data: vec![T::default(); total + 1],
+        counts: in_counts,
+        displs: in_displs,
+    };
     {
-        let send = Partition::new(&flat[..], &counts[..], &displs[..]);
-        let mut recv = PartitionMut::new(&mut got[..], &in_counts[..], &in_displs[..]);
+        let send = Partition::new(&out.data[..], &out.counts[..], &out.displs[..]);
+        let mut recv = PartitionMut::new(&mut got.data[..], &got.counts[..], &got.displs[..]);
         world.all_to_all_varcount_into(&send, &mut recv);
     }
-    Ok(in_counts
-        .iter()
-        .zip(&in_displs)
-        .map(|(&c, &d)| got[d as usize..(d + c) as usize].to_vec())
-        .collect())
+    Ok(got)
 }
 
 /// The displacements of consecutive pieces of `counts` elements.
@@ -239,7 +300,16 @@ fn offsets(counts: &[Count]) -> Result<Vec<Count>, TableError> {
 /// The quiet successors of the positions of `own` that lie outside it, sorted and without
 /// repeats, by the process that owns them. Every working byte is still 0 (nothing final), so
 /// [`Ctx::resolve`] hands over every quiet successor.
-fn remote_successors(ctx: &Ctx, pk: Packing, own: &Range<u64>, bounds: &[u64]) -> Vec<Vec<u64>> {
+fn remote_successors(
+    ctx: &Ctx,
+    pk: Packing,
+    own: &Range<u64>,
+    bounds: &[u64],
+) -> Result<Parts<u64>, TableError> {
+    if bounds.len() == 2 {
+        // One process: nothing lies outside its range, and the walk would cost a sweep.
+        return Parts::new(Vec::new(), &[0, 0]);
+    }
     let found = Mutex::new(Vec::new());
     ctx.chunks_in(own.clone(), |start, end, side| {
         let mut local = Vec::new();
@@ -263,13 +333,14 @@ fn remote_successors(ctx: &Ctx, pk: Packing, own: &Range<u64>, bounds: &[u64]) -
             .extend(local);
     });
     let mut all = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    all.sort_unstable();
+    all.par_sort_unstable();
     all.dedup();
-    let mut by_owner = vec![Vec::new(); bounds.len() - 1];
-    for j in all {
-        by_owner[owner(bounds, j)].push(j);
-    }
-    by_owner
+    // Sorted, so grouped by owner already.
+    let starts: Vec<usize> = bounds
+        .iter()
+        .map(|&b| all.partition_point(|&j| j < b))
+        .collect();
+    Parts::new(all, &starts)
 }
 
 /// How every layer is built: the method, and how often rounds save their ranges.
@@ -306,9 +377,9 @@ fn solve_layer<C: Communicator>(
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
 
-    let wanted = remote_successors(&ctx, pk, &own, &bounds);
+    let wanted = remote_successors(&ctx, pk, &own, &bounds)?;
     let asked = exchange(world, &wanted)?;
-    let requested = asked.iter().map(|v| v.len() as u64).sum::<u64>();
+    let requested = asked.len() as u64;
     let mut x = ExchangeStats {
         seeds: n,
         ..ExchangeStats::default()
@@ -342,15 +413,15 @@ fn solve_layer<C: Communicator>(
         stats.sweeps += 1;
         x.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
-        let answers: Vec<Vec<u8>> = asked
-            .iter()
-            .map(|ix| ix.iter().map(|&i| work[i as usize].load(Relaxed)).collect())
-            .collect();
+        let answers = asked.like(
+            asked.data[..asked.len()]
+                .iter()
+                .map(|&i| work[i as usize].load(Relaxed))
+                .collect(),
+        );
         let got = exchange(world, &answers)?;
-        for (ix, values) in wanted.iter().zip(&got) {
-            for (&i, &w) in ix.iter().zip(values) {
-                work[i as usize].store(w, Relaxed);
-            }
+        for (&i, &w) in wanted.data[..wanted.len()].iter().zip(&got.data) {
+            work[i as usize].store(w, Relaxed);
         }
         let sink = match (&scratch, moves_at) {
             (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
@@ -388,11 +459,8 @@ fn solve_layer<C: Communicator>(
         if total[1] == 0 {
             break;
         }
-        let mine: Vec<u8> = work[own.start as usize..own.end as usize]
-            .iter()
-            .map(|c| c.load(Relaxed))
-            .collect();
-        save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, &mine)?;
+        let mine = &work[own.start as usize..own.end as usize];
+        save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, mine, !0)?;
     }
     if let Some(moves) = moves {
         let plan = Rounds {
@@ -432,7 +500,7 @@ fn solve_layer<C: Communicator>(
 /// far less than a sweep, and a save writes the whole range).
 struct Rounds<'a> {
     own: &'a Range<u64>,
-    asked: &'a [Vec<u64>],
+    asked: &'a Parts<u64>,
     saved: &'a Path,
     every: Duration,
 }
@@ -465,19 +533,16 @@ fn run_rounds<C: Communicator>(
     loop {
         stats.rounds += 1;
         let changes = own_changes(ctx, own);
-        let out: Vec<Vec<u64>> = plan
-            .asked
-            .iter()
-            .map(|ix| {
-                changes
-                    .iter()
-                    .filter(|&&c| ix.binary_search(&(c >> 8)).is_ok())
-                    .copied()
-                    .collect()
-            })
-            .collect();
-        updates += out.iter().map(|v| v.len() as u64).sum::<u64>();
-        for c in exchange(world, &out)?.into_iter().flatten() {
+        let out = Parts::from_pieces(plan.asked.parts().map(|ix| {
+            changes
+                .iter()
+                .filter(|&&c| ix.binary_search(&(c >> 8)).is_ok())
+                .copied()
+                .collect()
+        }))?;
+        updates += out.len() as u64;
+        let got = exchange(world, &out)?;
+        for &c in &got.data[..got.len()] {
             let i = c >> 8;
             ctx.work[i as usize].store(c as u8 | CHANGED, Relaxed);
             ctx.changed_blocks.mark(i);
@@ -504,12 +569,10 @@ fn run_rounds<C: Communicator>(
         let mut save = u8::from(world.rank() == 0 && last_save.elapsed() >= plan.every);
         world.process_at_rank(0).broadcast_into(&mut save);
         if save == 1 {
-            let mine: Vec<u8> = ctx.work[own.start as usize..own.end as usize]
-                .iter()
-                .map(|c| c.load(Relaxed) & !(EVAL | CHANGED))
-                .collect();
+            let mine = &ctx.work[own.start as usize..own.end as usize];
             let step = stats.sweeps + stats.rounds;
-            save_checkpoint(plan.saved, n, world.size(), own, step, &mine)?;
+            let keep = !(EVAL | CHANGED);
+            save_checkpoint(plan.saved, n, world.size(), own, step, mine, keep)?;
             last_save = Instant::now();
         }
     }
@@ -542,39 +605,56 @@ fn checkpoint_path(folder: &Path, n: usize, rank: i32, size: i32) -> PathBuf {
 /// The first bytes of a checkpoint.
 const CHECKPOINT_MAGIC: &[u8; 8] = b"HOYMPICK";
 
-/// The header of a checkpoint: magic, then seeds, processes, range start and end, sweep and
-/// the checksum of the bytes that follow, 8 bytes each, little-endian.
-fn checkpoint_header(n: usize, size: i32, own: &Range<u64>, sweep: u32, bytes: &[u8]) -> Vec<u8> {
+/// The header of a checkpoint: magic, then seeds, processes, range start and end, step and
+/// the checksum of the bytes that follow (`sum`), 8 bytes each, little-endian.
+fn checkpoint_header(n: usize, size: i32, own: &Range<u64>, step: u32, sum: u64) -> Vec<u8> {
     let mut h = CHECKPOINT_MAGIC.to_vec();
-    for v in [
-        n as u64,
-        size as u64,
-        own.start,
-        own.end,
-        sweep as u64,
-        checksum(bytes),
-    ] {
+    for v in [n as u64, size as u64, own.start, own.end, step as u64, sum] {
         h.extend_from_slice(&v.to_le_bytes());
     }
     h
 }
 
-/// Saves `bytes`, the range `own` after `sweep`, at `path` (through a temporary file
-/// renamed over it, so that a stopped job leaves the last whole checkpoint).
+/// Bytes of a range copied at once to be summed or written.
+const CHECKPOINT_PIECE: usize = 1 << 20;
+
+/// Saves `cells` (their bits in `keep`), the range `own` after `step`, at `path`, piece by
+/// piece (no copy of the range), through a temporary file renamed over it, so that a
+/// stopped job leaves the last whole checkpoint.
 fn save_checkpoint(
     path: &Path,
     n: usize,
     size: i32,
     own: &Range<u64>,
-    sweep: u32,
-    bytes: &[u8],
+    step: u32,
+    cells: &[AtomicU8],
+    keep: u8,
 ) -> Result<(), TableError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut all = checkpoint_header(n, size, own, sweep, bytes);
-    all.extend_from_slice(bytes);
-    std::fs::write(&tmp, &all).map_err(io(&tmp))?;
+    let copy = |piece: &[AtomicU8], buf: &mut Vec<u8>| {
+        buf.clear();
+        buf.extend(piece.iter().map(|c| c.load(Relaxed) & keep));
+    };
+    let mut buf = Vec::with_capacity(CHECKPOINT_PIECE);
+    let mut sum = Checksum::new();
+    for piece in cells.chunks(CHECKPOINT_PIECE) {
+        copy(piece, &mut buf);
+        sum.update(&buf);
+    }
+    let sum = sum.finish();
+    let write = || -> std::io::Result<()> {
+        let mut w = BufWriter::new(File::create(&tmp)?);
+        w.write_all(&checkpoint_header(n, size, own, step, sum))?;
+        let mut buf = Vec::with_capacity(CHECKPOINT_PIECE);
+        for piece in cells.chunks(CHECKPOINT_PIECE) {
+            copy(piece, &mut buf);
+            w.write_all(&buf)?;
+        }
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+    };
+    write().map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))
 }
 
@@ -584,8 +664,8 @@ fn load_checkpoint(path: &Path, n: usize, size: i32, own: &Range<u64>) -> Option
     let all = std::fs::read(path).ok()?;
     let head = 8 + 6 * 8;
     let (h, bytes) = (all.get(..head)?, all.get(head..)?);
-    let sweep = u32::try_from(u64::from_le_bytes(h[40..48].try_into().ok()?)).ok()?;
-    (h == checkpoint_header(n, size, own, sweep, bytes)).then(|| (sweep, bytes.to_vec()))
+    let step = u32::try_from(u64::from_le_bytes(h[40..48].try_into().ok()?)).ok()?;
+    (h == checkpoint_header(n, size, own, step, checksum(bytes))).then(|| (step, bytes.to_vec()))
 }
 
 /// Pieces of a range sent at once when rank 0 gathers the layer (under MPI's count limit).
@@ -624,8 +704,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hoyito-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = checkpoint_path(&dir, 12, 1, 3);
+        let mut bytes: Vec<u8> = (0..=255).collect();
+        let cells = work::atomic(&mut bytes);
+        save_checkpoint(&path, 12, 3, &(256..512), 7, cells, !0).unwrap();
         let bytes: Vec<u8> = (0..=255).collect();
-        save_checkpoint(&path, 12, 3, &(256..512), 7, &bytes).unwrap();
         assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), Some((7, bytes)));
         assert_eq!(load_checkpoint(&path, 16, 3, &(256..512)), None);
         assert_eq!(load_checkpoint(&path, 12, 2, &(256..512)), None);
