@@ -51,8 +51,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use mpi::collective::SystemOperation;
@@ -299,7 +298,8 @@ fn offsets(counts: &[Count]) -> Result<Vec<Count>, TableError> {
 
 /// The quiet successors of the positions of `own` that lie outside it, sorted and without
 /// repeats, by the process that owns them. Every working byte is still 0 (nothing final), so
-/// [`Ctx::resolve`] hands over every quiet successor.
+/// [`Ctx::resolve`] hands over every quiet successor. They are marked in a bitmap of the
+/// layer (a bit a position) and read back in order, so that no list holds a successor twice.
 fn remote_successors(
     ctx: &Ctx,
     pk: Packing,
@@ -310,9 +310,9 @@ fn remote_successors(
         // One process: nothing lies outside its range, and the walk would cost a sweep.
         return Parts::new(Vec::new(), &[0, 0]);
     }
-    let found = Mutex::new(Vec::new());
+    let count = ctx.layout.count();
+    let seen: Vec<AtomicU64> = (0..count.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
     ctx.chunks_in(own.clone(), |start, end, side| {
-        let mut local = Vec::new();
         ctx.walk(
             std::iter::once(start..end),
             side,
@@ -320,21 +320,29 @@ fn remote_successors(
             |_, pending| {
                 ctx.resolve(pk, pending, |j| {
                     if !own.contains(&j) {
-                        local.push(j)
+                        let (word, bit) = (&seen[(j / 64) as usize], 1u64 << (j % 64));
+                        if word.load(Relaxed) & bit == 0 {
+                            word.fetch_or(bit, Relaxed);
+                        }
                     }
                 });
             },
         );
-        local.sort_unstable();
-        local.dedup();
-        found
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(local);
     });
-    let mut all = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    all.par_sort_unstable();
-    all.dedup();
+    let all: Vec<u64> = seen
+        .into_par_iter()
+        .enumerate()
+        .flat_map_iter(|(k, word)| {
+            let mut bits = word.into_inner();
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    k as u64 * 64 + b
+                })
+            })
+        })
+        .collect();
     // Sorted, so grouped by owner already.
     let starts: Vec<usize> = bounds
         .iter()
