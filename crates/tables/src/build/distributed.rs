@@ -104,10 +104,11 @@ impl ExchangeStats {
 /// arguments: every layer up to `max_seeds` for `rules` under `dir`, each layer split over
 /// the processes and brought to its fixpoint by sweeps, then rounds as `options.method`
 /// plans them (see the module documentation; `options.max_memory` is not checked), written
-/// by rank 0. During rounds each process saves its range at most every `checkpoint_every`
-/// (after each sweep in sweeps). Layers already built are kept, as rank 0 finds them. Every process gets the
-/// figures of every layer (its `progress` is called as by [`crate::build`], with the counts
-/// of all processes added; give the others a [`super::Quiet`]) and those of the exchange.
+/// by rank 0. Each process saves its range after each sweep, and during rounds at most every
+/// `checkpoint_every`. Layers already built are kept, as rank 0 finds them. Every process
+/// gets the figures of every layer (its `progress` is called as by [`crate::build`], with
+/// the counts of all processes added; give the others a [`super::Quiet`]) and those of the
+/// exchange.
 pub fn build_distributed<C: Communicator>(
     world: &C,
     dir: &Path,
