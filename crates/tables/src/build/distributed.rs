@@ -441,20 +441,9 @@ fn solve_layer<C: Communicator>(
             _ => None,
         };
         let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, sink.as_ref(), progress, false);
-        let missing = u64::from(ctx.check_exits().is_err());
-        let mut total = [0u64; 3];
-        world.all_reduce_into(
-            &[evaluated, changed, missing][..],
-            &mut total[..],
-            SystemOperation::sum(),
-        );
-        progress.sweep_end(n, stats.sweeps, total[0], total[1]);
-        stats.evaluations += total[0];
-        if total[2] > 0 {
-            return Err(TableError::Inconsistent(
-                Inconsistency::ExitToMissingLayer { seeds: n },
-            ));
-        }
+        let (evaluated, changed) = totals(world, &ctx, n, evaluated, changed)?;
+        progress.sweep_end(n, stats.sweeps, evaluated, changed);
+        stats.evaluations += evaluated;
         if let Some(sink) = sink {
             let m = sink.finish(count)?;
             world.all_reduce_into(
@@ -465,7 +454,7 @@ fn solve_layer<C: Communicator>(
             moves = Some(m);
             break;
         }
-        if total[1] == 0 {
+        if changed == 0 {
             break;
         }
         let mine = &work[own.start as usize..own.end as usize];
@@ -502,6 +491,30 @@ fn solve_layer<C: Communicator>(
         }),
         x,
     ))
+}
+
+/// The positions evaluated and those that rose in one step of layer `n`, added over the
+/// processes; on every process an error if any found a capture into a missing layer.
+fn totals<C: Communicator>(
+    world: &C,
+    ctx: &Ctx,
+    n: usize,
+    evaluated: u64,
+    changed: u64,
+) -> Result<(u64, u64), TableError> {
+    let missing = u64::from(ctx.check_exits().is_err());
+    let mut total = [0u64; 3];
+    world.all_reduce_into(
+        &[evaluated, changed, missing][..],
+        &mut total[..],
+        SystemOperation::sum(),
+    );
+    if total[2] > 0 {
+        return Err(TableError::Inconsistent(
+            Inconsistency::ExitToMissingLayer { seeds: n },
+        ));
+    }
+    Ok((total[0], total[1]))
 }
 
 /// What the rounds of one process need beside the layer: its range, the indices each other
@@ -557,21 +570,10 @@ fn run_rounds<C: Communicator>(
             ctx.changed_blocks.mark(i);
         }
         let (evaluated, changed) = ctx.round(pk, moves)?;
-        let missing = u64::from(ctx.check_exits().is_err());
-        let mut total = [0u64; 3];
-        world.all_reduce_into(
-            &[evaluated, changed, missing][..],
-            &mut total[..],
-            SystemOperation::sum(),
-        );
-        progress.round_end(n, stats.rounds, total[0], total[1]);
-        stats.evaluations += total[0];
-        if total[2] > 0 {
-            return Err(TableError::Inconsistent(
-                Inconsistency::ExitToMissingLayer { seeds: n },
-            ));
-        }
-        if total[1] == 0 {
+        let (evaluated, changed) = totals(world, ctx, n, evaluated, changed)?;
+        progress.round_end(n, stats.rounds, evaluated, changed);
+        stats.evaluations += evaluated;
+        if changed == 0 {
             break;
         }
         // Rank 0 decides when to save, so that all save after the same round.
