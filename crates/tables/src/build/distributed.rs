@@ -546,10 +546,7 @@ fn run_rounds<C: Communicator>(
 ) -> Result<(), TableError> {
     let n = stats.seeds;
     let own = plan.own;
-    // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
-    ctx.work
-        .par_iter()
-        .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+    ctx.start_rounds(pk);
     let mut last_save = Instant::now();
     let mut updates = 0u64;
     loop {

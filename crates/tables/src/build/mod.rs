@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use hoyito_rules::Rules;
-use rayon::prelude::*;
 
 use crate::error::{io, Inconsistency, TableError, Unsupported};
 use crate::format::{
@@ -578,10 +577,7 @@ fn run_rounds(
     progress: &dyn Progress,
     stats: &mut LayerStats,
 ) -> Result<(), TableError> {
-    // The final bits served the sweeps; rounds use bit 6 to mark positions to evaluate.
-    ctx.work
-        .par_iter()
-        .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+    ctx.start_rounds(pk);
     loop {
         stats.rounds += 1;
         if progress.stopped() {

@@ -15,6 +15,14 @@ use crate::error::TableError;
 const READ_THROUGH: usize = 4;
 
 impl Ctx<'_> {
+    /// Clears the final bits, which served the sweeps: rounds use bit 6 to mark positions to
+    /// evaluate ([`EVAL`]).
+    pub(super) fn start_rounds(&self, pk: Packing) {
+        self.work
+            .par_iter()
+            .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+    }
+
     /// One round: mark the predecessors of changed positions, evaluate the marked
     /// positions, and hand this round's changes on to the next. Returns the positions
     /// evaluated and those that rose.
