@@ -144,8 +144,9 @@ impl<'a> Ctx<'a> {
     /// Reads the successors gathered by [`Ctx::gather`]: one application of the bound
     /// operator (see the crate documentation). Returns the new bounds, marked final when they
     /// cannot rise any more: every quiet successor was final when read (exits never change),
-    /// or a bound is the largest the layer allows. `open_move` receives the index of every
-    /// quiet successor that was not final (the moves a sweep writes to the scratch files).
+    /// or a bound is the largest the layer allows. Unless the new bounds are final,
+    /// `open_move` receives the index of every quiet successor that was not final and whose
+    /// rises could still change them (the moves a sweep writes to the scratch files).
     #[inline(always)]
     pub(super) fn resolve(
         &self,
@@ -155,22 +156,46 @@ impl<'a> Ctx<'a> {
     ) -> u8 {
         let mut lo = 0u8;
         let mut hi = u8::MAX;
-        let mut all_final = true;
+        // The least of the opponent's bounds over the moves whose bounds never change
+        // again (exits and final successors).
+        let mut fixed_hi = u8::MAX;
         for &(gain, layer, i) in &pending.exits[..pending.exit_len as usize] {
             let x = (gain + layer.map_or(0, |l| l.value(i))) / self.step;
             lo = lo.max(x.max(0) as u8);
-            hi = hi.min((-x).max(0) as u8);
+            fixed_hi = fixed_hi.min((-x).max(0) as u8);
         }
+        hi = hi.min(fixed_hi);
+        // The successors that are not final, with their mover's bound when read.
+        let mut open = [(0u64, 0u8); MAX_SIDE];
+        let mut open_len = 0;
         for &j in &pending.quiet[..pending.quiet_len as usize] {
             let w = self.work[j as usize].load(Relaxed);
             lo = lo.max(pk.hi(w));
             hi = hi.min(pk.lo(w));
-            if !pk.is_final(w) {
-                all_final = false;
-                open_move(j);
+            if pk.is_final(w) {
+                fixed_hi = fixed_hi.min(pk.lo(w));
+            } else {
+                open[open_len] = (j, pk.lo(w));
+                open_len += 1;
             }
         }
-        let done = all_final || lo == pk.top || hi == pk.top;
+        let done = open_len == 0 || lo == pk.top || hi == pk.top;
+        if !done {
+            // Every bound here is at most the least fixpoint, where the two bounds of a
+            // position are never both positive: once the mover forces a gain, the
+            // opponent's bound stays 0.
+            let fixed_hi = if lo > 0 { 0 } else { fixed_hi };
+            for &(j, mover) in &open[..open_len] {
+                // A successor whose mover already forces a gain never gives this position's
+                // mover one (its other bound stays 0), and when the opponent's bound here
+                // is held to no more than it by something that never changes, its rises
+                // never change the least of the opponent's bounds either: it can never
+                // change this position's bounds, so no round needs the move.
+                if mover == 0 || fixed_hi > mover {
+                    open_move(j);
+                }
+            }
+        }
         pk.pack(lo, hi, done)
     }
 
