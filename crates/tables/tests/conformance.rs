@@ -58,7 +58,9 @@ fn rounds_equal_sweeps_on_2x6() {
     };
     build_with(a.path(), &rules, 12, &opts(Method::Sweeps), &Quiet).unwrap();
     let stats = build_with(b.path(), &rules, 12, &opts(Method::MovesAtSweep(2)), &Quiet).unwrap();
-    assert!(stats.iter().all(|s| s.rounds > 0 && s.scratch_bytes > 0));
+    assert!(stats
+        .iter()
+        .all(|s| s.rounds > 0 && s.scratch_bytes > 0 && s.scratch_moves > 0));
     let t = Tables::open(b.path(), &rules).unwrap();
     let u = Tables::open(a.path(), &rules).unwrap();
     assert_eq!(t.layers().count(), 2);

@@ -74,6 +74,8 @@ struct LayerReport {
     sweeps: u32,
     rounds: u32,
     scratch_bytes: u64,
+    /// Reversed moves the rounds read (0 without rounds).
+    scratch_moves: u64,
     seconds: f64,
     positions_per_second: f64,
     evaluations: u64,
@@ -94,6 +96,7 @@ impl LayerReport {
             sweeps: s.sweeps,
             rounds: s.rounds,
             scratch_bytes: s.scratch_bytes,
+            scratch_moves: s.scratch_moves,
             seconds: s.seconds,
             positions_per_second: s.positions as f64 / s.seconds.max(1e-9),
             evaluations: s.evaluations,
@@ -118,7 +121,7 @@ impl fmt::Display for LayerReport {
         }
         writeln!(
             f,
-            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves, peak memory {} MB (estimated {} MB)",
+            "layer {:2}: {} positions, {} sweeps, {} rounds, {} evaluations, {:.1} s, {:.2} M positions/s, {:.2} M evaluations/s, {} bytes on disk, {} bytes of scratch moves ({:.2} moves a position), peak memory {} MB (estimated {} MB)",
             self.seeds,
             self.positions,
             self.sweeps,
@@ -129,6 +132,7 @@ impl fmt::Display for LayerReport {
             self.evaluations_per_second / 1e6,
             self.file_bytes,
             self.scratch_bytes,
+            self.scratch_moves as f64 / self.positions.max(1) as f64,
             self.peak_memory_bytes
                 .map_or("?".to_string(), |b| (b >> 20).to_string()),
             self.memory_estimate_bytes.div_ceil(1 << 20),

@@ -86,6 +86,8 @@ pub struct LayerStats {
     pub evaluations: u64,
     /// Bytes of scratch files of reversed moves the build wrote (0 without rounds).
     pub scratch_bytes: u64,
+    /// Reversed moves the rounds read (0 without rounds).
+    pub scratch_moves: u64,
     /// Whether the layer was already built (found complete and valid) and not rebuilt.
     pub reused: bool,
     /// Bytes of memory the build of the layer was estimated to take at its peak before it
@@ -131,9 +133,12 @@ impl Default for BuildOptions {
     }
 }
 
-/// Moves a position of a layer has to positions that are not final, about, and with some
-/// margin (2.9 measured on 2x6 up to 28 seeds).
-const MOVES_PER_POSITION: u64 = 3;
+/// Moves the sweep of a layer of `count` positions writes for its rounds, about, with some
+/// margin: 2.5 a position (measured on 2x6: 2.1 to 2.3 up to 20 seeds in both variants, 1.9
+/// at 24 and 1.8 at 28 in Hoyito II).
+fn moves_estimate(count: u64) -> u64 {
+    count.saturating_mul(5) / 2
+}
 
 /// Bytes of the write buffer of a move file.
 const MOVE_BUFFER: u64 = 1 << 16;
@@ -142,8 +147,8 @@ const MOVE_BUFFER: u64 = 1 << 16;
 /// byte of each position, the smaller layers it reads (`lower_bytes`, as loaded) and, with
 /// `rounds`, what the rounds add. On files: the block index and bitmaps (under 0.02 byte a
 /// position), the write buffers of the move files and the move files being sorted, one per
-/// thread (of `threads`), counted twice; in memory (`in_memory`), the moves themselves, 8 bytes each.
-/// Without rounds, three bitmaps of blocks only. To that sum it adds a tenth, and 16 MiB for
+/// thread (of `threads`), counted three times; in memory (`in_memory`), the moves
+/// themselves, 8 bytes each. Without rounds, three bitmaps of blocks only. To that sum it adds a tenth, and 16 MiB for
 /// the program itself and the long-sowing cache of the rules crate (process-wide, at most
 /// about 200 MB, far less in these builds). Against the peak resident memory measured by
 /// `solve tables build` (Hoyito II, 2x6): see the README's section "Robustness".
@@ -156,7 +161,7 @@ pub fn layer_memory(
 ) -> u64 {
     let blocks = 3 * count.div_ceil(8 * work::BLOCK);
     let base = count + lower_bytes + blocks;
-    let moves = MOVES_PER_POSITION * count;
+    let moves = moves_estimate(count);
     let index = 4 * count.div_ceil(work::BLOCK);
     let files = count
         .div_ceil(AUTO_FILE_POSITIONS)
@@ -165,9 +170,10 @@ pub fn layer_memory(
         (false, _) => base,
         (true, true) => base + index + 8 * moves,
         (true, false) => {
-            // A move file being sorted, twice: measured up to 16 seeds, each thread adds
-            // about two files' bytes to the peak (the allocator keeps the last one freed).
-            let sorting = threads.clamp(1, files) * 2 * 8 * moves.div_ceil(files);
+            // A move file being sorted, three times: measured up to 16 seeds, each thread
+            // adds two to three files' bytes to the peak (the vector grows while the file
+            // is read, and the allocator keeps the last one freed).
+            let sorting = threads.clamp(1, files) * 3 * 8 * moves.div_ceil(files);
             base + index + files * MOVE_BUFFER + sorting
         }
     };
@@ -175,12 +181,12 @@ pub fn layer_memory(
 }
 
 /// Bytes of scratch disk the rounds of a layer of `count` positions take at their peak,
-/// estimated with some margin: 3 moves a position, each coded in `log2(count) + 2` bits
-/// (measured: 2.85 to 2.87 moves a position, coded in `log2(count) + 0.2` bits at 20 and 28
-/// seeds; see the module `scratch`).
+/// estimated with some margin: the moves of [`moves_estimate`], each coded in
+/// `log2(count) + 2` bits (measured: `log2(count) + 0.2` bits at 20 and 28 seeds; see the
+/// module `scratch`).
 pub fn scratch_estimate(count: u64) -> u64 {
     let bits = 64 - count.leading_zeros() as u64 + 2;
-    (MOVES_PER_POSITION * count).saturating_mul(bits) / 8
+    moves_estimate(count).saturating_mul(bits) / 8
 }
 
 /// Memory of the program itself, its buffers and the long-sowing cache, in the estimate of
@@ -317,6 +323,7 @@ impl LayerStats {
             working_bytes: count,
             evaluations: 0,
             scratch_bytes: 0,
+            scratch_moves: 0,
             reused: false,
             memory_estimate: 0,
         }
@@ -335,6 +342,7 @@ impl LayerStats {
             working_bytes: layer.layout().count(),
             evaluations: 0,
             scratch_bytes: 0,
+            scratch_moves: 0,
             reused: true,
             memory_estimate: 0,
         }
@@ -561,6 +569,7 @@ fn run_sweeps(
         if let Some(sink) = sink {
             let moves = sink.finish(count)?;
             stats.scratch_bytes = moves.peak_bytes;
+            stats.scratch_moves = moves.moves;
             return Ok(Some(moves));
         }
         if changed == 0 {

@@ -274,6 +274,8 @@ pub(super) struct MoveIndex {
     /// Bytes of scratch at the peak: the moves as the sweep wrote them, or as indexed if
     /// that is more (8 bytes a move in memory).
     pub(super) peak_bytes: u64,
+    /// Moves kept (repeats dropped).
+    pub(super) moves: u64,
 }
 
 impl MoveIndex {
@@ -320,7 +322,7 @@ impl MoveIndex {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let peak_bytes = if buckets.iter().any(|b| matches!(b.moves, Moves::Memory(_))) {
-            8 * kept.into_inner()
+            8 * kept.load(Relaxed)
         } else {
             written.max(coded.into_inner())
         };
@@ -328,6 +330,7 @@ impl MoveIndex {
             buckets,
             per_bucket,
             peak_bytes,
+            moves: kept.into_inner(),
         })
     }
 
@@ -875,6 +878,7 @@ mod tests {
             ],
             per_bucket: first,
             peak_bytes: 0,
+            moves: 0,
         };
         let mut reader = BucketReader::new(&index, 1);
         assert_eq!(reader.blocks(), 4);
