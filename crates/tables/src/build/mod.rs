@@ -181,7 +181,7 @@ pub fn layer_memory(
 }
 
 /// Bytes of scratch disk the rounds of a layer of `count` positions take at their peak,
-/// estimated with some margin: the moves of [`moves_estimate`], each coded in
+/// estimated with some margin: 2.5 moves a position (`moves_estimate`), each coded in
 /// `log2(count) + 2` bits (measured: `log2(count) + 0.2` bits at 20 and 28 seeds; see the
 /// module `scratch`).
 pub fn scratch_estimate(count: u64) -> u64 {
