@@ -186,6 +186,12 @@ pub enum Unsupported {
         /// Elements the message would hold.
         elements: u64,
     },
+    /// The range of one process of a build over several processes would hold more than
+    /// 2^32 positions (the indices exchanged are offsets in a range, 4 bytes each).
+    Range {
+        /// Positions the range would hold.
+        positions: u64,
+    },
 }
 
 /// Values of a build that contradict each other.
@@ -328,6 +334,11 @@ impl fmt::Display for Unsupported {
                 f,
                 "a message between processes would hold {elements} elements, more than MPI \
                  counts: use more processes"
+            ),
+            Unsupported::Range { positions } => write!(
+                f,
+                "a process's range of the layer would hold {positions} positions, more than \
+                 2^32: use more processes"
             ),
         }
     }

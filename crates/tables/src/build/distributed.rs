@@ -5,7 +5,8 @@
 //! Every process holds a working byte for every position of the layer, but writes only its
 //! own range; the bytes of other ranges are a copy, refreshed between steps. At the start
 //! of a layer each process walks its range once to list the successors it will read in
-//! other ranges (sorted, without repeats) and sends each owner the indices it wants (an
+//! other ranges (sorted, without repeats) and sends each owner the indices it wants, each as
+//! its offset in the owner's range (4 bytes, so a range holds at most 2^32 positions; an
 //! all-to-all exchange with counts). Then each sweep is: the owners answer with the current
 //! bytes of the indices asked (an all-to-all exchange), every process sweeps its range with
 //! the same operator and walk as a one-process sweep ([`Ctx::sweep_in`]), and an all-reduce
@@ -76,7 +77,8 @@ use hoyito_rules::Rules;
 pub struct ExchangeStats {
     /// Seeds on the board of the layer.
     pub seeds: usize,
-    /// Indices asked of other processes at the start of the layer (8 bytes each).
+    /// Indices asked of other processes at the start of the layer (4 bytes each: the offset
+    /// in the owner's range).
     pub requested: u64,
     /// Bytes answered in each sweep (one a requested index).
     pub answered_per_sweep: u64,
@@ -96,7 +98,7 @@ impl ExchangeStats {
     /// Bytes all processes sent each other for the layer: the indices asked, the answers of
     /// every sweep and the changes of every round (the final gather to rank 0 not counted).
     pub fn bytes_sent(&self) -> u64 {
-        8 * self.requested + self.answered_per_sweep * self.sweeps as u64 + 8 * self.updates
+        4 * self.requested + self.answered_per_sweep * self.sweeps as u64 + 8 * self.updates
     }
 }
 
@@ -185,7 +187,6 @@ fn split(count: u64, size: usize) -> Vec<u64> {
 }
 
 /// The process whose range holds index `i`.
-#[cfg(test)]
 fn owner(bounds: &[u64], i: u64) -> usize {
     bounds.partition_point(|&b| b <= i) - 1
 }
@@ -298,18 +299,25 @@ fn offsets(counts: &[Count]) -> Result<Vec<Count>, TableError> {
 }
 
 /// The quiet successors of the positions of `own` that lie outside it, sorted and without
-/// repeats, by the process that owns them. Every working byte is still 0 (nothing final), so
-/// [`Ctx::resolve`] hands over every quiet successor. They are marked in a bitmap of the
-/// layer (a bit a position) and read back in order, so that no list holds a successor twice.
+/// repeats, by the process that owns them, each as its offset in its owner's range. Every
+/// working byte is still 0 (nothing final), so [`Ctx::resolve`] hands over every quiet
+/// successor that a sweep can read (it leaves out those of a position whose bounds the
+/// exits alone make final). They are marked in a bitmap of the layer (a bit a position) and
+/// read back in order, so that no list holds a successor twice.
 fn remote_successors(
     ctx: &Ctx,
     pk: Packing,
     own: &Range<u64>,
     bounds: &[u64],
-) -> Result<Parts<u64>, TableError> {
+) -> Result<Parts<u32>, TableError> {
     if bounds.len() == 2 {
         // One process: nothing lies outside its range, and the walk would cost a sweep.
         return Parts::new(Vec::new(), &[0, 0]);
+    }
+    if let Some(w) = bounds.windows(2).find(|w| w[1] - w[0] > 1 << 32) {
+        return Err(TableError::Unsupported(Unsupported::Range {
+            positions: w[1] - w[0],
+        }));
     }
     let count = ctx.layout.count();
     let seen: Vec<AtomicU64> = (0..count.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
@@ -330,24 +338,30 @@ fn remote_successors(
             },
         );
     });
-    let all: Vec<u64> = seen
+    // The ranges start at multiples of a block, so each word of the bitmap lies in one.
+    let mut starts = vec![0usize];
+    for w in bounds.windows(2) {
+        let words = &seen[(w[0] / 64) as usize..w[1].div_ceil(64) as usize];
+        let n: usize = words
+            .iter()
+            .map(|x| x.load(Relaxed).count_ones() as usize)
+            .sum();
+        starts.push(starts[starts.len() - 1] + n);
+    }
+    let all: Vec<u32> = seen
         .into_par_iter()
         .enumerate()
         .flat_map_iter(|(k, word)| {
             let mut bits = word.into_inner();
+            let base = bounds[owner(bounds, k as u64 * 64)];
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
                     let b = bits.trailing_zeros() as u64;
                     bits &= bits - 1;
-                    k as u64 * 64 + b
+                    (k as u64 * 64 + b - base) as u32
                 })
             })
         })
-        .collect();
-    // Sorted, so grouped by owner already.
-    let starts: Vec<usize> = bounds
-        .iter()
-        .map(|&b| all.partition_point(|&j| j < b))
         .collect();
     Parts::new(all, &starts)
 }
@@ -425,12 +439,14 @@ fn solve_layer<C: Communicator>(
         let answers = asked.like(
             asked.data[..asked.len()]
                 .iter()
-                .map(|&i| work[i as usize].load(Relaxed))
+                .map(|&k| work[(own.start + k as u64) as usize].load(Relaxed))
                 .collect(),
         );
         let got = exchange(world, &answers)?;
-        for (&i, &w) in wanted.data[..wanted.len()].iter().zip(&got.data) {
-            work[i as usize].store(w, Relaxed);
+        for (r, part) in wanted.parts().enumerate() {
+            for (&k, &w) in part.iter().zip(got.part(r)) {
+                work[(bounds[r] + k as u64) as usize].store(w, Relaxed);
+            }
         }
         let sink = match (&scratch, moves_at) {
             (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
@@ -446,11 +462,13 @@ fn solve_layer<C: Communicator>(
         stats.evaluations += evaluated;
         if let Some(sink) = sink {
             let m = sink.finish(count)?;
+            let mut sums = [0u64; 2];
             world.all_reduce_into(
-                &m.peak_bytes,
-                &mut stats.scratch_bytes,
+                &[m.peak_bytes, m.moves][..],
+                &mut sums[..],
                 SystemOperation::sum(),
             );
+            [stats.scratch_bytes, stats.scratch_moves] = sums;
             moves = Some(m);
             break;
         }
@@ -522,7 +540,7 @@ fn totals<C: Communicator>(
 /// far less than a sweep, and a save writes the whole range).
 struct Rounds<'a> {
     own: &'a Range<u64>,
-    asked: &'a Parts<u64>,
+    asked: &'a Parts<u32>,
     saved: &'a Path,
     every: Duration,
 }
@@ -555,7 +573,7 @@ fn run_rounds<C: Communicator>(
         let out = Parts::from_pieces(plan.asked.parts().map(|ix| {
             changes
                 .iter()
-                .filter(|&&c| ix.binary_search(&(c >> 8)).is_ok())
+                .filter(|&&c| ix.binary_search(&(((c >> 8) - own.start) as u32)).is_ok())
                 .copied()
                 .collect()
         }))?;
