@@ -148,9 +148,9 @@ const MOVE_BUFFER: u64 = 1 << 16;
 /// `rounds`, what the rounds add. On files: the block index and bitmaps (under 0.02 byte a
 /// position), the write buffers of the move files and the move files being sorted, one per
 /// thread (of `threads`), counted three times; in memory (`in_memory`), the moves
-/// themselves, 8 bytes each. Without rounds, three bitmaps of blocks only. To that sum it adds a tenth, and 16 MiB for
-/// the program itself and the long-sowing cache of the rules crate (process-wide, at most
-/// about 200 MB, far less in these builds). Against the peak resident memory measured by
+/// themselves, 8 bytes each. Without rounds, three bitmaps of blocks only. To that sum it
+/// adds a tenth, and 16 MiB for the program itself and the long-sowing cache of the rules
+/// crate (process-wide, at most about 200 MB, far less in these builds). Against the peak resident memory measured by
 /// `solve tables build` (Hoyito II, 2x6): see the README's section "Robustness".
 pub fn layer_memory(
     count: u64,

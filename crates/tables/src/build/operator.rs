@@ -155,7 +155,6 @@ impl<'a> Ctx<'a> {
         mut open_move: impl FnMut(u64),
     ) -> u8 {
         let mut lo = 0u8;
-        let mut hi = u8::MAX;
         // The least of the opponent's bounds over the moves whose bounds never change
         // again (exits and final successors).
         let mut fixed_hi = u8::MAX;
@@ -164,7 +163,7 @@ impl<'a> Ctx<'a> {
             lo = lo.max(x.max(0) as u8);
             fixed_hi = fixed_hi.min((-x).max(0) as u8);
         }
-        hi = hi.min(fixed_hi);
+        let mut hi = fixed_hi;
         // The successors that are not final, with their mover's bound when read.
         let mut open = [(0u64, 0u8); MAX_SIDE];
         let mut open_len = 0;

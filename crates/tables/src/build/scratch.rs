@@ -321,8 +321,9 @@ impl MoveIndex {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let moves = kept.into_inner();
         let peak_bytes = if buckets.iter().any(|b| matches!(b.moves, Moves::Memory(_))) {
-            8 * kept.load(Relaxed)
+            8 * moves
         } else {
             written.max(coded.into_inner())
         };
@@ -330,7 +331,7 @@ impl MoveIndex {
             buckets,
             per_bucket,
             peak_bytes,
-            moves: kept.into_inner(),
+            moves,
         })
     }
 
