@@ -64,11 +64,12 @@ use rayon::prelude::*;
 
 use super::operator::Ctx;
 use super::scratch::{MoveIndex, MoveSink, ScratchDir};
-use super::work::{self, Packing, BLOCK, CHANGED, EVAL};
-use super::{check_buildable, histogram, BuildOptions, LayerStats, Progress, Solved};
+use super::work::{self, Cells, Mirror, Packing, BLOCK, CHANGED, EVAL};
+use super::{check_buildable, BuildOptions, LayerStats, Progress};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
 use crate::format::{
-    checksum, file_name, key_dir, layers_up_to, step_of, Checksum, Layer, TableKey,
+    checksum, file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Checksum, Layer,
+    TableKey,
 };
 use hoyito_rules::Rules;
 
@@ -145,11 +146,7 @@ pub fn build_distributed<C: Communicator>(
                 options,
                 checkpoint_every,
             };
-            let (solved, x) = solve_layer(world, &key, n, &lower, &folder, &how, progress)?;
-            let s = match solved {
-                Some(solved) => solved.write(&path)?,
-                None => LayerStats::started(n, 0),
-            };
+            let (s, x) = solve_layer(world, &key, n, &lower, &folder, &path, &how, progress)?;
             // Everyone reads the layer once rank 0 has written it.
             world.barrier();
             let saved = checkpoint_path(&folder, n, world.rank(), world.size());
@@ -299,20 +296,23 @@ fn offsets(counts: &[Count]) -> Result<Vec<Count>, TableError> {
 }
 
 /// The quiet successors of the positions of `own` that lie outside it, sorted and without
-/// repeats, by the process that owns them, each as its offset in its owner's range. Every
-/// working byte is still 0 (nothing final), so [`Ctx::resolve`] hands over every quiet
-/// successor that a sweep can read (it leaves out those of a position whose bounds the
-/// exits alone make final). They are marked in a bitmap of the layer (a bit a position) and
-/// read back in order, so that no list holds a successor twice.
+/// repeats, by the process that owns them, each as its offset in its owner's range; and the
+/// same positions as a bitmap of the layer (a bit a position), from which a [`Mirror`] is
+/// made. `ctx` holds the bytes of `own` only, all still 0 (nothing final), and every other
+/// position reads as 0, so [`Ctx::resolve`] hands over every quiet successor that a sweep
+/// can read, except those of a position whose exits alone give its mover the largest gain
+/// the layer allows: its bounds are then final whatever its quiet successors hold (the
+/// opponent's bound is 0), so a sweep may read them as 0 too. They are marked in the bitmap
+/// and read back in order, so that no list holds a successor twice.
 fn remote_successors(
     ctx: &Ctx,
     pk: Packing,
     own: &Range<u64>,
     bounds: &[u64],
-) -> Result<Parts<u32>, TableError> {
+) -> Result<(Parts<u32>, Vec<u64>), TableError> {
     if bounds.len() == 2 {
         // One process: nothing lies outside its range, and the walk would cost a sweep.
-        return Parts::new(Vec::new(), &[0, 0]);
+        return Ok((Parts::new(Vec::new(), &[0, 0])?, Vec::new()));
     }
     if let Some(w) = bounds.windows(2).find(|w| w[1] - w[0] > 1 << 32) {
         return Err(TableError::Unsupported(Unsupported::Range {
@@ -338,21 +338,19 @@ fn remote_successors(
             },
         );
     });
+    let words: Vec<u64> = seen.into_iter().map(AtomicU64::into_inner).collect();
     // The ranges start at multiples of a block, so each word of the bitmap lies in one.
     let mut starts = vec![0usize];
     for w in bounds.windows(2) {
-        let words = &seen[(w[0] / 64) as usize..w[1].div_ceil(64) as usize];
-        let n: usize = words
-            .iter()
-            .map(|x| x.load(Relaxed).count_ones() as usize)
-            .sum();
+        let part = &words[(w[0] / 64) as usize..w[1].div_ceil(64) as usize];
+        let n: usize = part.iter().map(|x| x.count_ones() as usize).sum();
         starts.push(starts[starts.len() - 1] + n);
     }
-    let all: Vec<u32> = seen
-        .into_par_iter()
+    let all: Vec<u32> = words
+        .par_iter()
         .enumerate()
-        .flat_map_iter(|(k, word)| {
-            let mut bits = word.into_inner();
+        .flat_map_iter(|(k, &word)| {
+            let mut bits = word;
             let base = bounds[owner(bounds, k as u64 * 64)];
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
@@ -363,7 +361,7 @@ fn remote_successors(
             })
         })
         .collect();
-    Parts::new(all, &starts)
+    Ok((Parts::new(all, &starts)?, words))
 }
 
 /// How every layer is built: the method, and how often rounds save their ranges.
@@ -372,17 +370,20 @@ struct How<'a> {
     checkpoint_every: Duration,
 }
 
-/// Solves layer `n` over the processes of `world`: rank 0 gets the whole layer (to write),
-/// the others `None`; all get the figures of the exchange.
+/// Solves layer `n` over the processes of `world` and writes its file at `path` (rank 0
+/// gathers the ranges into it); all get the figures of the exchange, and rank 0 those of
+/// the file.
+#[allow(clippy::too_many_arguments)]
 fn solve_layer<C: Communicator>(
     world: &C,
     key: &TableKey,
     n: usize,
     lower: &[Option<Layer>],
     folder: &Path,
+    path: &Path,
     how: &How,
     progress: &dyn Progress,
-) -> Result<(Option<Solved>, ExchangeStats), TableError> {
+) -> Result<(LayerStats, ExchangeStats), TableError> {
     let options = how.options;
     let t0 = Instant::now();
     let (rules, layout) = super::layer_setup(key, n, lower)?;
@@ -390,18 +391,30 @@ fn solve_layer<C: Communicator>(
     let (rank, size) = (world.rank() as usize, world.size() as usize);
     let bounds = split(count, size);
     let own = bounds[rank]..bounds[rank + 1];
-    let mut bytes = work::alloc(count)?;
-    let work = work::atomic(&mut bytes);
+    let mut bytes = work::alloc(own.end - own.start)?;
+    let mine = work::atomic(&mut bytes);
     let step = step_of(n);
     let pk = Packing::new(n / step);
-    let ctx = Ctx::new(rules, &layout, step as i32, work, lower);
     let mut moves_at = super::moves_at_sweep(options.method, count, false);
     progress.layer_start(n, count);
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
 
-    let wanted = remote_successors(&ctx, pk, &own, &bounds)?;
+    let (wanted, held) = {
+        let cells = Cells::split(own.start, mine, None);
+        let ctx = Ctx::new(rules, &layout, step as i32, cells, lower);
+        remote_successors(&ctx, pk, &own, &bounds)?
+    };
     let asked = exchange(world, &wanted)?;
+    drop(wanted);
+    let copy = Mirror::new(held);
+    let ctx = Ctx::new(
+        rules,
+        &layout,
+        step as i32,
+        Cells::split(own.start, mine, Some(&copy)),
+        lower,
+    );
     let requested = asked.len() as u64;
     let mut x = ExchangeStats {
         seeds: n,
@@ -412,7 +425,7 @@ fn solve_layer<C: Communicator>(
     let saved = checkpoint_path(folder, n, world.rank(), world.size());
     let mut resumed = 0u32;
     if let Some((sweep, bytes)) = load_checkpoint(&saved, n, world.size(), &own) {
-        for (cell, w) in work[own.start as usize..own.end as usize].iter().zip(bytes) {
+        for (cell, w) in mine.iter().zip(bytes) {
             cell.store(w, Relaxed);
         }
         resumed = sweep;
@@ -439,15 +452,19 @@ fn solve_layer<C: Communicator>(
         let answers = asked.like(
             asked.data[..asked.len()]
                 .iter()
-                .map(|&k| work[(own.start + k as u64) as usize].load(Relaxed))
+                .map(|&k| mine[k as usize].load(Relaxed))
                 .collect(),
         );
         let got = exchange(world, &answers)?;
-        for (r, part) in wanted.parts().enumerate() {
-            for (&k, &w) in part.iter().zip(got.part(r)) {
-                work[(bounds[r] + k as u64) as usize].store(w, Relaxed);
-            }
-        }
+        drop(answers);
+        // The answers come in the order of the indices asked: by owner, then by offset, the
+        // order of the copy.
+        debug_assert_eq!(got.len(), copy.len());
+        copy.bytes
+            .par_iter()
+            .zip(&got.data[..got.len()])
+            .for_each(|(cell, &w)| cell.store(w, Relaxed));
+        drop(got);
         let sink = match (&scratch, moves_at) {
             (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
                 dir,
@@ -475,7 +492,6 @@ fn solve_layer<C: Communicator>(
         if changed == 0 {
             break;
         }
-        let mine = &work[own.start as usize..own.end as usize];
         save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, mine, !0)?;
     }
     if let Some(moves) = moves {
@@ -492,23 +508,28 @@ fn solve_layer<C: Communicator>(
         }
     }
     drop(ctx);
-    gather(world, &bounds, &mut bytes)?;
+    drop(copy);
+    drop(asked);
+    let (mut histogram, bad) = super::code_counts(mine, pk);
+    let mut total = vec![0u64; histogram.len() + 1];
+    histogram.push(bad);
+    world.all_reduce_into(&histogram[..], &mut total[..], SystemOperation::sum());
+    let bad = total.pop().unwrap_or(0);
+    super::consistent(n, bad)?;
     if rank != 0 {
-        return Ok((None, x));
+        send_range(world, mine);
+        return Ok((LayerStats::started(n, 0), x));
     }
-    let histogram = histogram(work::atomic(&mut bytes), pk, n)?;
-    Ok((
-        Some(Solved {
-            key: *key,
-            layout,
-            pk,
-            bytes,
-            histogram,
-            stats,
-            t0,
-        }),
-        x,
-    ))
+    let counts = BuildCounts {
+        sweeps: stats.sweeps,
+        rounds: stats.rounds,
+        millis: t0.elapsed().as_millis() as u64,
+    };
+    let mut from = Gathered::new(world, &bounds, mine);
+    write_layer(path, key, &layout, counts, total, |i| pk.code(from.byte(i)))?;
+    stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
+    stats.seconds = t0.elapsed().as_secs_f64();
+    Ok((stats, x))
 }
 
 /// The positions evaluated and those that rose in one step of layer `n`, added over the
@@ -579,12 +600,17 @@ fn run_rounds<C: Communicator>(
         }))?;
         updates += out.len() as u64;
         let got = exchange(world, &out)?;
-        for &c in &got.data[..got.len()] {
+        let received = &got.data[..got.len()];
+        for &c in received {
             let i = c >> 8;
-            ctx.work[i as usize].store(c as u8 | CHANGED, Relaxed);
+            ctx.cells.get(i).store(c as u8 | CHANGED, Relaxed);
             ctx.changed_blocks.mark(i);
         }
         let (evaluated, changed) = ctx.round(pk, moves)?;
+        // The round evaluates and clears the marks of the own range only.
+        for &c in received {
+            ctx.cells.get(c >> 8).fetch_and(!CHANGED, Relaxed);
+        }
         let (evaluated, changed) = totals(world, ctx, n, evaluated, changed)?;
         progress.round_end(n, stats.rounds, evaluated, changed);
         stats.evaluations += evaluated;
@@ -595,7 +621,7 @@ fn run_rounds<C: Communicator>(
         let mut save = u8::from(world.rank() == 0 && last_save.elapsed() >= plan.every);
         world.process_at_rank(0).broadcast_into(&mut save);
         if save == 1 {
-            let mine = &ctx.work[own.start as usize..own.end as usize];
+            let mine = ctx.cells.own();
             let step = stats.sweeps + stats.rounds;
             let keep = !(EVAL | CHANGED);
             save_checkpoint(plan.saved, n, world.size(), own, step, mine, keep)?;
@@ -616,7 +642,7 @@ fn own_changes(ctx: &Ctx, own: &Range<u64>) -> Vec<u64> {
         .filter(|&b| ctx.changed_blocks.get(b))
         .flat_map_iter(|b| {
             (b * BLOCK..((b + 1) * BLOCK).min(own.end)).filter_map(|i| {
-                let w = ctx.work[i as usize].load(Relaxed);
+                let w = ctx.cells.get(i).load(Relaxed);
                 (w & CHANGED != 0).then_some(i << 8 | (w & !(EVAL | CHANGED)) as u64)
             })
         })
@@ -694,31 +720,60 @@ fn load_checkpoint(path: &Path, n: usize, size: i32, own: &Range<u64>) -> Option
     (h == checkpoint_header(n, size, own, step, checksum(bytes))).then(|| (step, bytes.to_vec()))
 }
 
-/// Pieces of a range sent at once when rank 0 gathers the layer (under MPI's count limit).
-const GATHER_PIECE: u64 = 1 << 30;
+/// Bytes of a range sent at once when rank 0 gathers the layer.
+const GATHER_PIECE: usize = 1 << 24;
 
-/// Brings every process's range of `bytes` to rank 0, in place, piece by piece.
-fn gather<C: Communicator>(world: &C, bounds: &[u64], bytes: &mut [u8]) -> Result<(), TableError> {
-    let rank = world.rank() as usize;
-    let pieces = |r: usize| {
-        (bounds[r]..bounds[r + 1])
-            .step_by(GATHER_PIECE as usize)
-            .map(move |a| a as usize..(a + GATHER_PIECE).min(bounds[r + 1]) as usize)
-    };
-    if rank == 0 {
-        for r in 1..bounds.len() - 1 {
-            let from = world.process_at_rank(r as i32);
-            for p in pieces(r) {
-                from.receive_into(&mut bytes[p]);
-            }
-        }
-    } else {
-        let to = world.process_at_rank(0);
-        for p in pieces(rank) {
-            to.send(&bytes[p]);
+/// Sends the bytes of this process's range to rank 0, piece by piece, as [`Gathered`]
+/// reads them.
+fn send_range<C: Communicator>(world: &C, mine: &[AtomicU8]) {
+    let to = world.process_at_rank(0);
+    let mut buf = Vec::with_capacity(GATHER_PIECE);
+    for piece in mine.chunks(GATHER_PIECE) {
+        buf.clear();
+        buf.extend(piece.iter().map(|c| c.load(Relaxed)));
+        to.send(&buf[..]);
+    }
+}
+
+/// The working bytes of the whole layer on rank 0, read in index order: its own range,
+/// then each other process's range as that process sends it ([`send_range`]), a piece at a
+/// time, so that no process ever holds the whole layer.
+struct Gathered<'a, C: Communicator> {
+    world: &'a C,
+    bounds: &'a [u64],
+    mine: &'a [AtomicU8],
+    /// The piece last received, and the index of its first byte.
+    piece: Vec<u8>,
+    at: u64,
+}
+
+impl<'a, C: Communicator> Gathered<'a, C> {
+    fn new(world: &'a C, bounds: &'a [u64], mine: &'a [AtomicU8]) -> Gathered<'a, C> {
+        Gathered {
+            world,
+            bounds,
+            mine,
+            piece: Vec::new(),
+            at: 0,
         }
     }
-    Ok(())
+
+    /// The byte of position `i`; `i` runs through the layer in order.
+    fn byte(&mut self, i: u64) -> u8 {
+        if i < self.bounds[1] {
+            return self.mine[i as usize].load(Relaxed);
+        }
+        if i >= self.at + self.piece.len() as u64 {
+            let r = owner(self.bounds, i);
+            let len = (self.bounds[r + 1] - i).min(GATHER_PIECE as u64);
+            self.piece.resize(len as usize, 0);
+            self.world
+                .process_at_rank(r as i32)
+                .receive_into(&mut self.piece[..]);
+            self.at = i;
+        }
+        self.piece[(i - self.at) as usize]
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use crate::index::Layout;
 use crate::tables::Tables;
 use operator::Ctx;
 use scratch::{MoveIndex, MoveSink, ScratchDir};
-use work::{Packing, MAX_BOUND};
+use work::{Cells, Packing, MAX_BOUND};
 
 #[cfg(feature = "mpi")]
 pub use distributed::{build_distributed, ExchangeStats};
@@ -461,7 +461,7 @@ fn solve_layer(
     }
     let mut bytes = work::alloc(count)?;
     let work = work::atomic(&mut bytes);
-    let ctx = Ctx::new(rules, &layout, step as i32, work, lower);
+    let ctx = Ctx::new(rules, &layout, step as i32, Cells::whole(work), lower);
     progress.layer_start(n, count);
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
@@ -605,6 +605,14 @@ fn run_rounds(
 /// Positions per stored code, once the bounds are at the fixpoint; an error if any
 /// position has both sides winning.
 fn histogram(work: &[AtomicU8], pk: Packing, seeds: usize) -> Result<Vec<u64>, TableError> {
+    let (histogram, bad) = code_counts(work, pk);
+    consistent(seeds, bad)?;
+    Ok(histogram)
+}
+
+/// The positions of `work` of each stored code, and the number whose bounds are not
+/// consistent ([`Packing::is_consistent`]).
+fn code_counts(work: &[AtomicU8], pk: Packing) -> (Vec<u64>, u64) {
     let mut histogram = vec![0u64; 2 * pk.top as usize + 1];
     let mut bad = 0u64;
     for cell in work {
@@ -612,11 +620,16 @@ fn histogram(work: &[AtomicU8], pk: Packing, seeds: usize) -> Result<Vec<u64>, T
         bad += !pk.is_consistent(w) as u64;
         histogram[pk.code(w) as usize] += 1;
     }
+    (histogram, bad)
+}
+
+/// An error if `bad` positions of layer `seeds` have bounds that are not consistent.
+fn consistent(seeds: usize, bad: u64) -> Result<(), TableError> {
     if bad > 0 {
         return Err(TableError::Inconsistent(Inconsistency::BothSidesWin {
             seeds,
             positions: bad,
         }));
     }
-    Ok(histogram)
+    Ok(())
 }

@@ -7,11 +7,10 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use hoyito_rules::{Position6, Rules};
 use rayon::prelude::*;
 
-use super::work::{Blocks, Packing};
+use super::work::{Blocks, Cells, Packing};
 use crate::error::{Inconsistency, TableError};
 use crate::format::Layer;
 use crate::index::{Layout, MAX_BOARD};
-use crate::mem::prefetch;
 
 /// Positions a task sweeps in one piece (the unit of parallel work and of progress).
 pub(super) const CHUNK: u64 = 1 << 15;
@@ -28,8 +27,9 @@ pub(super) struct Ctx<'a> {
     pub(super) layout: &'a Layout,
     /// The value step of the layer.
     pub(super) step: i32,
-    /// The working byte of every position (see [`Packing`]).
-    pub(super) work: &'a [AtomicU8],
+    /// The working bytes (see [`Packing`]): those of the positions this build evaluates,
+    /// and of those they read.
+    pub(super) cells: Cells<'a>,
     /// The finished smaller layers, by seeds.
     pub(super) lower: &'a [Option<Layer>],
     /// A capture reached a smaller layer that is not there (checked after each pass).
@@ -60,7 +60,7 @@ impl<'a> Ctx<'a> {
         rules: Rules,
         layout: &'a Layout,
         step: i32,
-        work: &'a [AtomicU8],
+        cells: Cells<'a>,
         lower: &'a [Option<Layer>],
     ) -> Ctx<'a> {
         let count = layout.count();
@@ -68,7 +68,7 @@ impl<'a> Ctx<'a> {
             rules,
             layout,
             step,
-            work,
+            cells,
             lower,
             missing: AtomicBool::new(false),
             changed_blocks: Blocks::new(count),
@@ -124,7 +124,7 @@ impl<'a> Ctx<'a> {
                 out.exit_len += 1;
             } else {
                 let j = self.layout.index_of(&c.position);
-                prefetch(self.work, j as usize);
+                self.cells.prefetch(j);
                 out.quiet[out.quiet_len as usize] = j;
                 out.quiet_len += 1;
             }
@@ -134,7 +134,7 @@ impl<'a> Ctx<'a> {
             // move is this position's only successor. If that side cannot move either, both
             // stay 0.
             let j = self.layout.index_of(&p.with_side_flipped());
-            prefetch(self.work, j as usize);
+            self.cells.prefetch(j);
             out.quiet[0] = j;
             out.quiet_len = 1;
         }
@@ -168,7 +168,7 @@ impl<'a> Ctx<'a> {
         let mut open = [(0u64, 0u8); MAX_SIDE];
         let mut open_len = 0;
         for &j in &pending.quiet[..pending.quiet_len as usize] {
-            let w = self.work[j as usize].load(Relaxed);
+            let w = self.cells.get(j).load(Relaxed);
             lo = lo.max(pk.hi(w));
             hi = hi.min(pk.lo(w));
             if pk.is_final(w) {
@@ -198,9 +198,10 @@ impl<'a> Ctx<'a> {
         pk.pack(lo, hi, done)
     }
 
-    /// Calls `f(chunk_start, chunk_end, side)` for every chunk of the layer, in parallel.
+    /// Calls `f(chunk_start, chunk_end, side)` for every chunk of the own range of the
+    /// cells (the whole layer in a build by one process), in parallel.
     pub(super) fn chunks(&self, f: impl Fn(u64, u64, usize) + Sync + Send) {
-        self.chunks_in(0..self.layout.count(), f)
+        self.chunks_in(self.cells.range(), f)
     }
 
     /// Calls `f(start, end, side)` for the part of every chunk of the layer that lies in
@@ -249,7 +250,7 @@ impl<'a> Ctx<'a> {
         let mut seen = 0;
         for r in ranges.into_iter().flatten() {
             let i = base + r;
-            if !select(&self.work[i as usize]) {
+            if !select(self.cells.get(i)) {
                 continue;
             }
             self.layout.seek(&mut board, &mut at, r);

@@ -18,9 +18,8 @@ impl Ctx<'_> {
     /// Clears the final bits, which served the sweeps: rounds use bit 6 to mark positions to
     /// evaluate ([`EVAL`]).
     pub(super) fn start_rounds(&self, pk: Packing) {
-        self.work
-            .par_iter()
-            .for_each(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
+        self.cells
+            .for_each_held(|c| c.store(c.load(Relaxed) & !pk.final_bit, Relaxed));
     }
 
     /// One round: mark the predecessors of changed positions, evaluate the marked
@@ -67,8 +66,8 @@ impl Ctx<'_> {
             }
             k = end;
             reader.for_each(start, end, |c, p| {
-                if self.work[c as usize].load(Relaxed) & CHANGED != 0 {
-                    self.work[p as usize].fetch_or(EVAL, Relaxed);
+                if self.cells.get(c).load(Relaxed) & CHANGED != 0 {
+                    self.cells.get(p).fetch_or(EVAL, Relaxed);
                     self.eval_blocks.mark(p);
                 }
             })?;
@@ -110,7 +109,7 @@ impl Ctx<'_> {
                     true
                 },
                 |i, pending| {
-                    let cell = &self.work[i as usize];
+                    let cell = self.cells.get(i);
                     let old = cell.load(Relaxed);
                     let merged = tail.merge(self.resolve(tail, pending, |_| {}), old);
                     if merged != tail.bounds(old) {

@@ -9,7 +9,8 @@ use super::work::{Packing, CHANGED};
 use super::Progress;
 
 impl Ctx<'_> {
-    /// Sweeps the whole layer once, skipping final positions. With `sink`, also writes the
+    /// Sweeps the own range of the cells (the whole layer in a build by one process) once,
+    /// skipping final positions. With `sink`, also writes the
     /// reversed quiet moves of the positions evaluated (to successors that are not final)
     /// and marks the positions that change. Returns the positions evaluated and those whose
     /// bounds rose.
@@ -19,7 +20,7 @@ impl Ctx<'_> {
         sink: Option<&MoveSink>,
         progress: &dyn Progress,
     ) -> (u64, u64) {
-        self.sweep_in(0..self.layout.count(), pk, sink, progress, true)
+        self.sweep_in(self.cells.range(), pk, sink, progress, true)
     }
 
     /// [`Ctx::sweep`] over the positions of `range` only (of indices in the layer); the
@@ -48,7 +49,7 @@ impl Ctx<'_> {
                 side,
                 |cell| !pk.is_final(cell.load(Relaxed)),
                 |i, pending| {
-                    let cell = &self.work[i as usize];
+                    let cell = self.cells.get(i);
                     let old = cell.load(Relaxed);
                     let new = if sink.is_some() {
                         self.resolve(pk, pending, |j| moves.push(piece_move(j, i - first)))

@@ -1,6 +1,7 @@
 //! The working state of a layer's build: one byte a position (two bounds and two marks),
 //! and bitmaps with a bit per block of positions.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
@@ -39,6 +40,148 @@ pub(super) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: `AtomicU8` has the same size and alignment as `u8`, and the exclusive borrow
     // of `bytes` lasts as long as the atomic view.
     unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, bytes.len()) }
+}
+
+/// The working bytes one build reads and writes: those of its own range of the layer (the
+/// whole layer in a build by one process) and, in a build over several processes, a
+/// [`Mirror`] of the bytes of the positions in other ranges that its own positions read. A
+/// position of another range that is not in the copy reads as 0 (both bounds at the
+/// bottom): the walk that lists the successors to copy reads nothing else, and a sweep
+/// reads no other position whose byte could change what it finds (see
+/// `distributed::remote_successors`).
+#[derive(Clone, Copy)]
+pub(super) struct Cells<'a> {
+    start: u64,
+    own: &'a [AtomicU8],
+    copy: Option<&'a Mirror>,
+}
+
+/// What a position outside the cells held reads as.
+static BOTTOM: AtomicU8 = AtomicU8::new(0);
+
+impl<'a> Cells<'a> {
+    /// The bytes of the whole layer.
+    pub(super) fn whole(work: &'a [AtomicU8]) -> Cells<'a> {
+        Cells {
+            start: 0,
+            own: work,
+            copy: None,
+        }
+    }
+
+    /// The bytes `own` of the range that starts at `start`, and those of `copy` (if any)
+    /// for the other positions.
+    pub(super) fn split(start: u64, own: &'a [AtomicU8], copy: Option<&'a Mirror>) -> Cells<'a> {
+        Cells { start, own, copy }
+    }
+
+    /// The indices of the own range.
+    pub(super) fn range(&self) -> Range<u64> {
+        self.start..self.start + self.own.len() as u64
+    }
+
+    /// The bytes of the own range, in index order.
+    pub(super) fn own(&self) -> &'a [AtomicU8] {
+        self.own
+    }
+
+    /// The byte of position `i` of the layer.
+    #[inline(always)]
+    pub(super) fn get(&self, i: u64) -> &'a AtomicU8 {
+        let k = i.wrapping_sub(self.start);
+        if k < self.own.len() as u64 {
+            &self.own[k as usize]
+        } else {
+            self.other(i)
+        }
+    }
+
+    /// [`Cells::get`] outside the own range.
+    #[inline(never)]
+    fn other(&self, i: u64) -> &'a AtomicU8 {
+        match self.copy.and_then(|c| c.slot(i).map(|k| &c.bytes[k])) {
+            Some(cell) => cell,
+            None => &BOTTOM,
+        }
+    }
+
+    /// Starts loading the byte of position `i` into the cache.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, i: u64) {
+        let k = i.wrapping_sub(self.start);
+        if k < self.own.len() as u64 {
+            crate::mem::prefetch(self.own, k as usize);
+        } else if let Some(c) = self.copy {
+            if let Some(k) = c.slot(i) {
+                crate::mem::prefetch(&c.bytes, k);
+            }
+        }
+    }
+
+    /// Calls `f` on every byte held, own and copied, in parallel.
+    pub(super) fn for_each_held(&self, f: impl Fn(&AtomicU8) + Sync + Send) {
+        self.own.par_iter().for_each(&f);
+        if let Some(c) = self.copy {
+            c.bytes.par_iter().for_each(&f);
+        }
+    }
+}
+
+/// Groups of words of a [`Mirror`]'s bitmap that share one count of the positions before
+/// them.
+const GROUP: usize = 8;
+
+/// The bytes a process holds of the positions of other ranges that its own positions read:
+/// a bit a position of the layer marks those held, and a byte each is kept in index order,
+/// found by counting the marks before it (a count every [`GROUP`] words, so the map costs
+/// 0.14 bytes a position of the layer where a byte each would cost 1).
+pub(super) struct Mirror {
+    words: Vec<u64>,
+    /// The marks before each group of words.
+    ranks: Vec<u64>,
+    /// The bytes held, in index order.
+    pub(super) bytes: Vec<AtomicU8>,
+}
+
+impl Mirror {
+    /// The positions marked in `words` (bit `i % 64` of word `i / 64` for position `i`),
+    /// their bytes all 0.
+    pub(super) fn new(words: Vec<u64>) -> Mirror {
+        let mut ranks = Vec::with_capacity(words.len().div_ceil(GROUP));
+        let mut total = 0u64;
+        for group in words.chunks(GROUP) {
+            ranks.push(total);
+            total += group.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+        }
+        let bytes = (0..total).map(|_| AtomicU8::new(0)).collect();
+        Mirror {
+            words,
+            ranks,
+            bytes,
+        }
+    }
+
+    /// Where the byte of position `i` is kept, if it is held.
+    #[inline(always)]
+    pub(super) fn slot(&self, i: u64) -> Option<usize> {
+        let w = (i / 64) as usize;
+        let word = *self.words.get(w)?;
+        let bit = 1u64 << (i % 64);
+        if word & bit == 0 {
+            return None;
+        }
+        let g = w / GROUP;
+        let before: u32 = self.words[g * GROUP..w]
+            .iter()
+            .map(|x| x.count_ones())
+            .sum();
+        Some((self.ranks[g] + before as u64 + (word & (bit - 1)).count_ones() as u64) as usize)
+    }
+
+    /// Bytes held.
+    pub(super) fn len(&self) -> usize {
+        self.bytes.len()
+    }
 }
 
 /// The joint code of both bounds in a working byte's low 5 bits: `lo` when `hi` is 0, else
