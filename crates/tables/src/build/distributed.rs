@@ -2,14 +2,16 @@
 //! one range of indices a process, block-aligned, and brought to its fixpoint in
 //! bulk-synchronous steps: sweeps, then (as [`super::Method`] plans them) rounds.
 //!
-//! Every process holds a working byte for every position of the layer, but writes only its
-//! own range; the bytes of other ranges are a copy, refreshed between steps. At the start
-//! of a layer each process walks its range once to list the successors it will read in
-//! other ranges (sorted, without repeats) and sends each owner the indices it wants, each as
-//! its offset in the owner's range (4 bytes, so a range holds at most 2^32 positions; an
-//! all-to-all exchange with counts). Then each sweep is: the owners answer with the current
-//! bytes of the indices asked (an all-to-all exchange), every process sweeps its range with
-//! the same operator and walk as a one-process sweep ([`Ctx::sweep_in`]), and an all-reduce
+//! Every process holds the working bytes of its own range, and writes only those, and a
+//! copy of the bytes its own positions read in other ranges ([`Mirror`]), refreshed between
+//! steps. At the start of a layer each process walks its range once to list the successors
+//! it will read in other ranges (sorted, without repeats; a bit a position of the layer
+//! marks them, and the copy finds a byte by counting the marks before it) and sends each
+//! owner the indices it wants, each as its offset in the owner's range (4 bytes, so a range
+//! holds at most 2^32 positions; an all-to-all exchange with counts). Then each sweep is:
+//! the owners answer with the current bytes of the indices asked (an all-to-all exchange),
+//! every process sweeps its range with the same operator and walk as a one-process sweep
+//! ([`Ctx::sweep_in`]), and an all-reduce
 //! adds the positions that rose. A sweep in which nothing rose anywhere read current bytes
 //! everywhere, so the bounds are the least fixpoint of the same operator as a one-process
 //! build, and the payloads are identical (the sweep counts and times in the header may
@@ -21,7 +23,7 @@
 //! build, and marks the positions that rose. Each round is then: every process sends the
 //! positions of its range marked changed (index and byte, 8 bytes) to the processes that
 //! asked for them at the start of the layer, which store them in their copies marked
-//! changed; then every process runs the round of one process ([`Ctx::round`]) on its copy:
+//! changed; then every process runs the round of one process ([`Ctx::round`]):
 //! its moves mark its own predecessors of every changed position, local or not, and it
 //! evaluates those; an all-reduce adds the positions that rose, and the layer is done when
 //! none did anywhere. So no move ever travels: the changes have to reach the processes that
@@ -30,10 +32,13 @@
 //! successor changed, with the changed byte in its copy, so the rounds end at the same
 //! fixpoint as those of one process, and the payloads are identical.
 //!
-//! Rank 0 then receives every range, writes the layer's file, and every process reads the
-//! file back whole as a smaller layer for the layers above it: the folder must be one that
-//! every process sees (one machine, or a shared file system). Past what one machine holds,
-//! the copy of the whole layer and of the smaller layers on every process is the limit.
+//! Rank 0 then writes the layer's file, its own range first, then every other range as its
+//! process sends it, a piece at a time, and every process reads the file back whole as a
+//! smaller layer for the layers above it: the folder must be one that every process sees
+//! (one machine, or a shared file system). So a process holds its range (a byte a
+//! position), the copy (a byte an index asked of others), the bitmap of the layer (0.14
+//! bytes a position), the indices others asked of it (4 bytes each) and a copy of the
+//! smaller layers, which is the limit past what one machine holds.
 //!
 //! After each sweep that changed something, and during rounds at most every
 //! `checkpoint_every`, every process saves its range (without marks) and the step reached

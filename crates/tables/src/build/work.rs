@@ -315,3 +315,39 @@ impl Blocks {
             .for_each(|(old, new)| old.store(new.swap(0, Relaxed), Relaxed));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mirror_finds_each_position_it_holds_in_index_order() {
+        let count = 5000u64;
+        let held: Vec<u64> = (0..count).filter(|i| i % 7 == 3 || i % 64 == 63).collect();
+        let mut words = vec![0u64; count.div_ceil(64) as usize];
+        for &i in &held {
+            words[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        let mirror = Mirror::new(words);
+        assert_eq!(mirror.len(), held.len());
+        for i in 0..count + 100 {
+            assert_eq!(mirror.slot(i), held.binary_search(&i).ok(), "position {i}");
+        }
+    }
+
+    #[test]
+    fn cells_read_the_own_range_then_the_mirror_then_the_bottom() {
+        let mut own = vec![1u8, 2, 3, 4];
+        let own = atomic(&mut own);
+        let mirror = Mirror::new(vec![0b1_0000_0001]);
+        mirror.bytes[0].store(10, Relaxed);
+        mirror.bytes[1].store(20, Relaxed);
+        let cells = Cells::split(4, own, Some(&mirror));
+        assert_eq!(cells.range(), 4..8);
+        let read: Vec<u8> = (0..12).map(|i| cells.get(i).load(Relaxed)).collect();
+        assert_eq!(read, [10, 0, 0, 0, 1, 2, 3, 4, 20, 0, 0, 0]);
+        let alone = Cells::split(4, own, None);
+        assert_eq!(alone.get(0).load(Relaxed), 0);
+        assert_eq!(Cells::whole(own).get(3).load(Relaxed), 4);
+    }
+}
