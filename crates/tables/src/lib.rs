@@ -198,15 +198,17 @@
 //! moves of its own positions to its own scratch folder, and a round is one more
 //! bulk-synchronous step: each process sends the positions of its range that rose to the
 //! processes that read them, then marks the predecessors its moves list for every changed
-//! position and evaluates them (no move is ever sent). Rank 0 gathers the ranges and writes
-//! the file, which every process then reads (the folder must be shared). After each sweep,
+//! position and evaluates them (no move is ever sent). A process holds the bytes of its own
+//! range and a copy of only the bytes its range reads in other ranges (a bitmap of the layer
+//! with a count every 448 positions finds them: 0.14 bytes a position of the layer). Rank 0
+//! writes the file from the ranges as they arrive, a piece at a time, and every process then
+//! reads it (the folder must be shared). After each sweep,
 //! and every few minutes in rounds, each process saves its range (a checkpoint beside the
 //! layer's file), so a job stopped by the loss of a process and started again with the same
 //! number of processes resumes from there.
 //!
-//! Not done yet: overlapping the exchange with the next batch's generation, and a working
-//! array of the own range only (each process still holds a byte for every position of the
-//! layer and a copy of the smaller layers, so a layer must fit one machine's memory).
+//! Not done yet: overlapping the exchange with the next batch's generation. Every process
+//! holds a copy of the smaller layers, which is then what one machine must hold.
 //! Without the feature none of this is compiled and the build is unchanged.
 //!
 //! ## Verifying

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use hoyito_rules::{Position6, Rules};
 use rayon::prelude::*;
 
-use super::work::{Blocks, Cells, Packing};
+use super::work::{bottom, Blocks, Cells, Packing};
 use crate::error::{Inconsistency, TableError};
 use crate::format::Layer;
 use crate::index::{Layout, MAX_BOARD};
@@ -49,6 +49,11 @@ pub(super) struct Ctx<'a> {
 pub(super) struct Pending<'a> {
     /// Indices of the quiet successors in the layer being built (a pass included).
     quiet: [u64; MAX_SIDE],
+    /// Their working bytes, but for those of `unlocated`.
+    cells: [&'a AtomicU8; MAX_SIDE],
+    /// A bit for each quiet successor whose byte is in another process's range and not yet
+    /// located in the copy ([`Ctx::locate`]).
+    unlocated: u8,
     quiet_len: u8,
     /// Captures: the gain and the child's index in its (smaller) layer, if the game goes on.
     exits: [(i32, Option<&'a Layer>, u64); MAX_SIDE],
@@ -96,6 +101,8 @@ impl<'a> Ctx<'a> {
     fn gather(&self, p: &Position6) -> Pending<'a> {
         let mut out = Pending {
             quiet: [0; MAX_SIDE],
+            cells: [bottom(); MAX_SIDE],
+            unlocated: 0,
             quiet_len: 0,
             exits: [(0, None, 0); MAX_SIDE],
             exit_len: 0,
@@ -124,8 +131,12 @@ impl<'a> Ctx<'a> {
                 out.exit_len += 1;
             } else {
                 let j = self.layout.index_of(&c.position);
-                self.cells.prefetch(j);
-                out.quiet[out.quiet_len as usize] = j;
+                let k = out.quiet_len as usize;
+                match self.cells.fetch_own(j) {
+                    Some(cell) => out.cells[k] = cell,
+                    None => out.unlocated |= 1 << k,
+                }
+                out.quiet[k] = j;
                 out.quiet_len += 1;
             }
         });
@@ -134,7 +145,10 @@ impl<'a> Ctx<'a> {
             // move is this position's only successor. If that side cannot move either, both
             // stay 0.
             let j = self.layout.index_of(&p.with_side_flipped());
-            self.cells.prefetch(j);
+            match self.cells.fetch_own(j) {
+                Some(cell) => out.cells[0] = cell,
+                None => out.unlocated = 1,
+            }
             out.quiet[0] = j;
             out.quiet_len = 1;
         }
@@ -167,8 +181,16 @@ impl<'a> Ctx<'a> {
         // The successors that are not final, with their mover's bound when read.
         let mut open = [(0u64, 0u8); MAX_SIDE];
         let mut open_len = 0;
-        for &j in &pending.quiet[..pending.quiet_len as usize] {
-            let w = self.cells.get(j).load(Relaxed);
+        for (k, &j) in pending.quiet[..pending.quiet_len as usize]
+            .iter()
+            .enumerate()
+        {
+            let cell = if pending.unlocated & 1 << k != 0 {
+                self.cells.get(j)
+            } else {
+                pending.cells[k]
+            };
+            let w = cell.load(Relaxed);
             lo = lo.max(pk.hi(w));
             hi = hi.min(pk.lo(w));
             if pk.is_final(w) {
@@ -196,6 +218,21 @@ impl<'a> Ctx<'a> {
             }
         }
         pk.pack(lo, hi, done)
+    }
+
+    /// Finds the bytes of the quiet successors of `pending` in other ranges, whose places
+    /// in the copy [`Ctx::gather`] started loading, and starts loading the bytes: the second
+    /// of the walk's three steps, so that the two cache misses of such a successor overlap
+    /// with other work.
+    #[inline(always)]
+    fn locate(&self, pending: &mut Pending<'a>) {
+        let mut bits = pending.unlocated;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            pending.cells[k] = self.cells.fetch(pending.quiet[k]);
+        }
+        pending.unlocated = 0;
     }
 
     /// Calls `f(chunk_start, chunk_end, side)` for every chunk of the own range of the
@@ -232,8 +269,9 @@ impl<'a> Ctx<'a> {
 
     /// Walks the positions in `ranges` (increasing) of one side of the layer, evaluating
     /// those that `select` picks (given the position's working byte): their moves are
-    /// generated and their successors prefetched [`LAG`] positions before `finish` gets them,
-    /// so that the cache misses overlap with the sowing. Steps from one picked position to
+    /// generated and their successors prefetched [`LAG`] positions before `finish` gets them
+    /// (those in other ranges found in the copy halfway: [`Ctx::locate`]), so that the cache
+    /// misses overlap with the sowing. Steps from one picked position to
     /// the next when they are close, else ranks from scratch. Returns the number picked.
     pub(super) fn walk(
         &self,
@@ -260,6 +298,11 @@ impl<'a> Ctx<'a> {
                 finish(*j, waiting);
             }
             ring[slot] = (i, Some(pending));
+            if let (_, Some(halfway)) = &mut ring[(slot + LAG / 2) % LAG] {
+                if halfway.unlocated != 0 {
+                    self.locate(halfway);
+                }
+            }
             slot = (slot + 1) % LAG;
         }
         for k in 0..LAG {

@@ -59,6 +59,11 @@ pub(super) struct Cells<'a> {
 /// What a position outside the cells held reads as.
 static BOTTOM: AtomicU8 = AtomicU8::new(0);
 
+/// [`BOTTOM`].
+pub(super) fn bottom() -> &'static AtomicU8 {
+    &BOTTOM
+}
+
 impl<'a> Cells<'a> {
     /// The bytes of the whole layer.
     pub(super) fn whole(work: &'a [AtomicU8]) -> Cells<'a> {
@@ -101,21 +106,34 @@ impl<'a> Cells<'a> {
     fn other(&self, i: u64) -> &'a AtomicU8 {
         match self.copy.and_then(|c| c.slot(i).map(|k| &c.bytes[k])) {
             Some(cell) => cell,
-            None => &BOTTOM,
+            None => bottom(),
         }
     }
 
-    /// Starts loading the byte of position `i` into the cache.
+    /// The byte of position `i` if it is in the own range, having started to load it into
+    /// the cache; else `None`, having started to load the part of the copy's map that
+    /// finds it (a position of another range takes two steps: [`Cells::fetch`] next).
     #[inline(always)]
-    pub(super) fn prefetch(&self, i: u64) {
+    pub(super) fn fetch_own(&self, i: u64) -> Option<&'a AtomicU8> {
         let k = i.wrapping_sub(self.start);
         if k < self.own.len() as u64 {
             crate::mem::prefetch(self.own, k as usize);
-        } else if let Some(c) = self.copy {
-            if let Some(k) = c.slot(i) {
-                crate::mem::prefetch(&c.bytes, k);
+            Some(&self.own[k as usize])
+        } else {
+            if let Some(c) = self.copy {
+                c.prefetch_map(i);
             }
+            None
         }
+    }
+
+    /// [`Cells::get`], and starts loading the byte into the cache, so that the miss overlaps
+    /// with other work until it is read.
+    #[inline(always)]
+    pub(super) fn fetch(&self, i: u64) -> &'a AtomicU8 {
+        let cell = self.get(i);
+        crate::mem::prefetch(std::slice::from_ref(cell), 0);
+        cell
     }
 
     /// Calls `f` on every byte held, own and copied, in parallel.
@@ -127,18 +145,24 @@ impl<'a> Cells<'a> {
     }
 }
 
-/// Groups of words of a [`Mirror`]'s bitmap that share one count of the positions before
-/// them.
-const GROUP: usize = 8;
+/// Positions a piece of a [`Mirror`]'s map covers: seven words of marks beside the count
+/// of the marks before them, 64 bytes, so that a look-up reads one cache line.
+const SPAN: u64 = 7 * 64;
+
+/// A piece of a [`Mirror`]'s map.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Span {
+    before: u64,
+    words: [u64; 7],
+}
 
 /// The bytes a process holds of the positions of other ranges that its own positions read:
 /// a bit a position of the layer marks those held, and a byte each is kept in index order,
-/// found by counting the marks before it (a count every [`GROUP`] words, so the map costs
-/// 0.14 bytes a position of the layer where a byte each would cost 1).
+/// found by counting the marks before it (the map costs 0.14 bytes a position of the
+/// layer, where a byte each would cost 1).
 pub(super) struct Mirror {
-    words: Vec<u64>,
-    /// The marks before each group of words.
-    ranks: Vec<u64>,
+    map: Vec<Span>,
     /// The bytes held, in index order.
     pub(super) bytes: Vec<AtomicU8>,
 }
@@ -147,35 +171,41 @@ impl Mirror {
     /// The positions marked in `words` (bit `i % 64` of word `i / 64` for position `i`),
     /// their bytes all 0.
     pub(super) fn new(words: Vec<u64>) -> Mirror {
-        let mut ranks = Vec::with_capacity(words.len().div_ceil(GROUP));
         let mut total = 0u64;
-        for group in words.chunks(GROUP) {
-            ranks.push(total);
-            total += group.iter().map(|w| w.count_ones() as u64).sum::<u64>();
-        }
+        let map: Vec<Span> = words
+            .chunks(7)
+            .map(|c| {
+                let mut span = Span {
+                    before: total,
+                    ..Span::default()
+                };
+                span.words[..c.len()].copy_from_slice(c);
+                total += c.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+                span
+            })
+            .collect();
         let bytes = (0..total).map(|_| AtomicU8::new(0)).collect();
-        Mirror {
-            words,
-            ranks,
-            bytes,
-        }
+        Mirror { map, bytes }
     }
 
     /// Where the byte of position `i` is kept, if it is held.
     #[inline(always)]
     pub(super) fn slot(&self, i: u64) -> Option<usize> {
-        let w = (i / 64) as usize;
-        let word = *self.words.get(w)?;
-        let bit = 1u64 << (i % 64);
+        let span = self.map.get((i / SPAN) as usize)?;
+        let at = i % SPAN;
+        let (w, bit) = ((at / 64) as usize, 1u64 << (at % 64));
+        let word = span.words[w];
         if word & bit == 0 {
             return None;
         }
-        let g = w / GROUP;
-        let before: u32 = self.words[g * GROUP..w]
-            .iter()
-            .map(|x| x.count_ones())
-            .sum();
-        Some((self.ranks[g] + before as u64 + (word & (bit - 1)).count_ones() as u64) as usize)
+        let before: u32 = span.words[..w].iter().map(|x| x.count_ones()).sum();
+        Some((span.before + before as u64 + (word & (bit - 1)).count_ones() as u64) as usize)
+    }
+
+    /// Starts loading the part of the map that finds position `i`.
+    #[inline(always)]
+    fn prefetch_map(&self, i: u64) {
+        crate::mem::prefetch(&self.map, (i / SPAN) as usize);
     }
 
     /// Bytes held.
