@@ -537,6 +537,12 @@ pub struct BuildArgs {
     /// (sweeps save after each sweep) [default: 300].
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub checkpoint_every: Option<u64>,
+    /// In a build over MPI, copy another process's range whole when at least one position
+    /// in K of it is read, else only the positions read: a byte of a range copied whole is
+    /// found with one cache miss instead of two, for up to K times the memory of the
+    /// positions read; 0 never copies whole, the least memory [default: 4].
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub copy_whole_from: Option<u64>,
 }
 
 impl BuildArgs {

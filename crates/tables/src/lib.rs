@@ -200,7 +200,7 @@
 //! processes that read them, then marks the predecessors its moves list for every changed
 //! position and evaluates them (no move is ever sent). A process holds the bytes of its own
 //! range and a copy of only the bytes its range reads in other ranges (a bitmap of the layer
-//! with a count every 448 positions finds them: 0.14 bytes a position of the layer). Rank 0
+//! with counts every 384 positions finds them: 0.17 bytes a position of the layer). Rank 0
 //! writes the file from the ranges as they arrive, a piece at a time, and every process then
 //! reads it (the folder must be shared). After each sweep,
 //! and every few minutes in rounds, each process saves its range (a checkpoint beside the
@@ -245,7 +245,7 @@ pub use build::{
     Method, Progress, Quiet,
 };
 #[cfg(feature = "mpi")]
-pub use build::{build_distributed, ExchangeStats};
+pub use build::{build_distributed, ExchangeStats, MpiOptions};
 pub use error::{Damage, Inconsistency, Mismatch, TableError, Unsupported};
 pub use format::{
     bits_of, key_dir, layers_up_to, step_of, Header, Layer, TableKey, FORMAT_VERSION,

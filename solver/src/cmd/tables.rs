@@ -320,6 +320,10 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
         );
     }
     #[cfg(not(feature = "mpi"))]
+    if a.copy_whole_from.is_some() {
+        bail!("--copy-whole-from applies to a build over MPI (the `mpi` feature)");
+    }
+    #[cfg(not(feature = "mpi"))]
     let report = {
         use crate::common::available_mib;
         let bars = Bars::new(a.quiet, json, dir).stopping();
@@ -385,14 +389,20 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
         method: a.method(),
         max_memory: None,
     };
-    let every = std::time::Duration::from_secs(a.checkpoint_every.unwrap_or(300));
+    let defaults = hoyito_tables::MpiOptions::default();
+    let mpi = hoyito_tables::MpiOptions {
+        checkpoint_every: a
+            .checkpoint_every
+            .map_or(defaults.checkpoint_every, std::time::Duration::from_secs),
+        copy_whole_from: a.copy_whole_from.unwrap_or(defaults.copy_whole_from),
+    };
     match hoyito_tables::build_distributed(
         &world,
         dir,
         rules,
         a.max_seeds,
         &options,
-        every,
+        &mpi,
         progress,
     ) {
         Ok(layers) => {

@@ -36,9 +36,10 @@
 //! process sends it, a piece at a time, and every process reads the file back whole as a
 //! smaller layer for the layers above it: the folder must be one that every process sees
 //! (one machine, or a shared file system). So a process holds its range (a byte a
-//! position), the copy (a byte an index asked of others), the bitmap of the layer (0.14
-//! bytes a position), the indices others asked of it (4 bytes each) and a copy of the
-//! smaller layers, which is the limit past what one machine holds.
+//! position), the copy (a byte an index asked of others), the bitmap of the layer (0.17
+//! bytes a position), the indices others asked of it (4 bytes each, or a bit for each
+//! position of its range where that is fewer: [`AskForm`]) and a copy of the smaller
+//! layers, which is the limit past what one machine holds.
 //!
 //! After each sweep that changed something, and during rounds at most every
 //! `checkpoint_every`, every process saves its range (without marks) and the step reached
@@ -83,9 +84,11 @@ use hoyito_rules::Rules;
 pub struct ExchangeStats {
     /// Seeds on the board of the layer.
     pub seeds: usize,
-    /// Indices asked of other processes at the start of the layer (4 bytes each: the offset
-    /// in the owner's range).
+    /// Indices asked of other processes at the start of the layer.
     pub requested: u64,
+    /// Bytes those asks took ([`AskForm`]: 4 an index, or a bit a position of the owner's
+    /// range, whichever is fewer).
+    pub ask_bytes: u64,
     /// Bytes answered in each sweep (one a requested index).
     pub answered_per_sweep: u64,
     /// Sweeps this job ran (not those before a restart).
@@ -104,7 +107,29 @@ impl ExchangeStats {
     /// Bytes all processes sent each other for the layer: the indices asked, the answers of
     /// every sweep and the changes of every round (the final gather to rank 0 not counted).
     pub fn bytes_sent(&self) -> u64 {
-        4 * self.requested + self.answered_per_sweep * self.sweeps as u64 + 8 * self.updates
+        self.ask_bytes + self.answered_per_sweep * self.sweeps as u64 + 8 * self.updates
+    }
+}
+
+/// The settings of a build over MPI.
+#[derive(Clone, Debug)]
+pub struct MpiOptions {
+    /// During rounds, each process saves its range at most this often (after each sweep
+    /// always), so that a job stopped resumes from there.
+    pub checkpoint_every: Duration,
+    /// A process copies another's range whole when it reads at least one position in this
+    /// many of it, and only the positions it reads otherwise (0: never whole). A byte of a
+    /// range copied whole is found without the copy's map: one cache miss a read instead of
+    /// two, for at most this many times the memory of the positions read.
+    pub copy_whole_from: u64,
+}
+
+impl Default for MpiOptions {
+    fn default() -> Self {
+        MpiOptions {
+            checkpoint_every: Duration::from_secs(300),
+            copy_whole_from: 4,
+        }
     }
 }
 
@@ -112,8 +137,7 @@ impl ExchangeStats {
 /// arguments: every layer up to `max_seeds` for `rules` under `dir`, each layer split over
 /// the processes and brought to its fixpoint by sweeps, then rounds as `options.method`
 /// plans them (see the module documentation; `options.max_memory` is not checked), written
-/// by rank 0. Each process saves its range after each sweep, and during rounds at most every
-/// `checkpoint_every`. Layers already built are kept, as rank 0 finds them. Every process
+/// by rank 0, with the settings of `mpi`. Layers already built are kept, as rank 0 finds them. Every process
 /// gets the figures of every layer (its `progress` is called as by [`crate::build`], with
 /// the counts of all processes added; give the others a [`super::Quiet`]) and those of the
 /// exchange.
@@ -123,7 +147,7 @@ pub fn build_distributed<C: Communicator>(
     rules: &Rules,
     max_seeds: usize,
     options: &BuildOptions,
-    checkpoint_every: Duration,
+    mpi: &MpiOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<(LayerStats, ExchangeStats)>, TableError> {
     let key = TableKey::of(rules);
@@ -147,10 +171,7 @@ pub fn build_distributed<C: Communicator>(
             lower[n] = Some(layer);
             s
         } else {
-            let how = How {
-                options,
-                checkpoint_every,
-            };
+            let how = How { options, mpi };
             let (s, x) = solve_layer(world, &key, n, &lower, &folder, &path, &how, progress)?;
             // Everyone reads the layer once rank 0 has written it.
             world.barrier();
@@ -236,17 +257,6 @@ impl<T: Copy + Default> Parts<T> {
         Parts::new(data, &starts)
     }
 
-    /// Pieces of the same lengths as these, of `data` (as many elements as these hold).
-    fn like<U: Copy + Default>(&self, mut data: Vec<U>) -> Parts<U> {
-        debug_assert_eq!(data.len(), self.len());
-        data.push(U::default());
-        Parts {
-            data,
-            counts: self.counts.clone(),
-            displs: self.displs.clone(),
-        }
-    }
-
     /// The piece of process `r`.
     fn part(&self, r: usize) -> &[T] {
         let d = self.displs[r] as usize;
@@ -301,9 +311,10 @@ fn offsets(counts: &[Count]) -> Result<Vec<Count>, TableError> {
 }
 
 /// The quiet successors of the positions of `own` that lie outside it, sorted and without
-/// repeats, by the process that owns them, each as its offset in its owner's range; and the
+/// repeats, by the process that owns them, each as its offset in its owner's range; the
 /// same positions as a bitmap of the layer (a bit a position), from which a [`Mirror`] is
-/// made. `ctx` holds the bytes of `own` only, all still 0 (nothing final), and every other
+/// made; and the ranges asked whole (every position of a range of which at least one in
+/// `whole_from` is read). `ctx` holds the bytes of `own` only, all still 0 (nothing final), and every other
 /// position reads as 0, so [`Ctx::resolve`] hands over every quiet successor that a sweep
 /// can read, except those of a position whose exits alone give its mover the largest gain
 /// the layer allows: its bounds are then final whatever its quiet successors hold (the
@@ -314,10 +325,11 @@ fn remote_successors(
     pk: Packing,
     own: &Range<u64>,
     bounds: &[u64],
-) -> Result<(Parts<u32>, Vec<u64>), TableError> {
+    whole_from: u64,
+) -> Result<(Parts<u32>, Vec<u64>, Vec<Range<u64>>), TableError> {
     if bounds.len() == 2 {
         // One process: nothing lies outside its range, and the walk would cost a sweep.
-        return Ok((Parts::new(Vec::new(), &[0, 0])?, Vec::new()));
+        return Ok((Parts::new(Vec::new(), &[0, 0])?, Vec::new(), Vec::new()));
     }
     if let Some(w) = bounds.windows(2).find(|w| w[1] - w[0] > 1 << 32) {
         return Err(TableError::Unsupported(Unsupported::Range {
@@ -325,7 +337,7 @@ fn remote_successors(
         }));
     }
     let count = ctx.layout.count();
-    let seen: Vec<AtomicU64> = (0..count.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let seen = work::huge_vec(count.div_ceil(64) as usize, || AtomicU64::new(0));
     ctx.chunks_in(own.clone(), |start, end, side| {
         ctx.walk(
             std::iter::once(start..end),
@@ -343,36 +355,117 @@ fn remote_successors(
             },
         );
     });
-    let words: Vec<u64> = seen.into_iter().map(AtomicU64::into_inner).collect();
+    let mut words: Vec<u64> = seen.into_iter().map(AtomicU64::into_inner).collect();
     // The ranges start at multiples of a block, so each word of the bitmap lies in one.
-    let mut starts = vec![0usize];
+    let mut whole = Vec::new();
     for w in bounds.windows(2) {
-        let part = &words[(w[0] / 64) as usize..w[1].div_ceil(64) as usize];
-        let n: usize = part.iter().map(|x| x.count_ones() as usize).sum();
-        starts.push(starts[starts.len() - 1] + n);
+        let part = &mut words[(w[0] / 64) as usize..w[1].div_ceil(64) as usize];
+        let n: u64 = part.iter().map(|x| x.count_ones() as u64).sum();
+        if n > 0 && whole_from > 0 && n * whole_from >= w[1] - w[0] {
+            for (k, word) in part.iter_mut().enumerate() {
+                let left = w[1] - w[0] - k as u64 * 64;
+                *word = if left >= 64 { !0 } else { (1 << left) - 1 };
+            }
+            whole.push(w[0]..w[1]);
+        }
     }
-    let all: Vec<u32> = words
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(k, &word)| {
-            let mut bits = word;
-            let base = bounds[owner(bounds, k as u64 * 64)];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as u64;
-                    bits &= bits - 1;
-                    (k as u64 * 64 + b - base) as u32
-                })
-            })
+    let pieces: Vec<Vec<u32>> = bounds
+        .par_windows(2)
+        .map(|w| {
+            ask_piece(
+                &words[(w[0] / 64) as usize..w[1].div_ceil(64) as usize],
+                w[1] - w[0],
+            )
         })
         .collect();
-    Ok((Parts::new(all, &starts)?, words))
+    Ok((Parts::from_pieces(pieces.into_iter())?, words, whole))
 }
 
-/// How every layer is built: the method, and how often rounds save their ranges.
+/// How a piece of the indices one process asks of another holds them: its first element,
+/// then the offsets in the owner's range (increasing, 4 bytes each), or a bit for every
+/// offset of the owner's range (32 to an element), whichever is fewer. Bits are fewer when
+/// more than one position in 32 of the range is asked, as with few processes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u32)]
+enum AskForm {
+    Offsets = 0,
+    Bits = 1,
+}
+
+/// The piece asking for the positions marked in `words`, the bitmap of one owner's range of
+/// `len` positions: empty if none is marked, else its [`AskForm`] and the indices.
+fn ask_piece(words: &[u64], len: u64) -> Vec<u32> {
+    let n: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
+    if n == 0 {
+        return Vec::new();
+    }
+    let elements = len.div_ceil(32);
+    let mut piece = vec![];
+    if elements < n {
+        piece.reserve_exact(1 + elements as usize);
+        piece.push(AskForm::Bits as u32);
+        piece.extend(words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]));
+        piece.truncate(1 + elements as usize);
+    } else {
+        piece.reserve_exact(1 + n as usize);
+        piece.push(AskForm::Offsets as u32);
+        for (k, &word) in words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                piece.push((k as u64 * 64 + bits.trailing_zeros() as u64) as u32);
+                bits &= bits - 1;
+            }
+        }
+    }
+    piece
+}
+
+/// The offsets a piece made by [`ask_piece`] asks for, increasing.
+fn asked_offsets(piece: &[u32]) -> Box<dyn Iterator<Item = u32> + '_> {
+    match piece.split_first() {
+        Some((&form, rest)) if form == AskForm::Bits as u32 => {
+            Box::new(rest.iter().enumerate().flat_map(|(k, &w)| {
+                let mut bits = w;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let b = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        k as u32 * 32 + b
+                    })
+                })
+            }))
+        }
+        Some((_, rest)) => Box::new(rest.iter().copied()),
+        None => Box::new(std::iter::empty()),
+    }
+}
+
+/// Whether a piece made by [`ask_piece`] asks for `offset`.
+fn is_asked(piece: &[u32], offset: u32) -> bool {
+    match piece.split_first() {
+        Some((&form, rest)) if form == AskForm::Bits as u32 => rest
+            .get((offset / 32) as usize)
+            .is_some_and(|w| w >> (offset % 32) & 1 != 0),
+        Some((_, rest)) => rest.binary_search(&offset).is_ok(),
+        None => false,
+    }
+}
+
+/// The indices in a piece made by [`ask_piece`].
+fn asked_count(piece: &[u32]) -> usize {
+    match piece.split_first() {
+        Some((&form, rest)) if form == AskForm::Bits as u32 => {
+            rest.iter().map(|w| w.count_ones() as usize).sum()
+        }
+        Some((_, rest)) => rest.len(),
+        None => 0,
+    }
+}
+
+/// How every layer is built: the method, and the settings of the build over MPI.
 struct How<'a> {
     options: &'a BuildOptions,
-    checkpoint_every: Duration,
+    mpi: &'a MpiOptions,
 }
 
 /// Solves layer `n` over the processes of `world` and writes its file at `path` (rank 0
@@ -405,14 +498,14 @@ fn solve_layer<C: Communicator>(
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
 
-    let (wanted, held) = {
+    let (wanted, held, whole) = {
         let cells = Cells::split(own.start, mine, None);
         let ctx = Ctx::new(rules, &layout, step as i32, cells, lower);
-        remote_successors(&ctx, pk, &own, &bounds)?
+        remote_successors(&ctx, pk, &own, &bounds, how.mpi.copy_whole_from)?
     };
     let asked = exchange(world, &wanted)?;
     drop(wanted);
-    let copy = Mirror::new(held);
+    let copy = Mirror::new(held, &whole);
     let ctx = Ctx::new(
         rules,
         &layout,
@@ -420,12 +513,22 @@ fn solve_layer<C: Communicator>(
         Cells::split(own.start, mine, Some(&copy)),
         lower,
     );
-    let requested = asked.len() as u64;
+    // Where the answers to each process start, in the order of its pieces.
+    let mut answer_starts = vec![0usize];
+    for piece in asked.parts() {
+        answer_starts.push(answer_starts[answer_starts.len() - 1] + asked_count(piece));
+    }
     let mut x = ExchangeStats {
         seeds: n,
         ..ExchangeStats::default()
     };
-    world.all_reduce_into(&requested, &mut x.requested, SystemOperation::sum());
+    let mut sums = [0u64; 2];
+    world.all_reduce_into(
+        &[answer_starts[size] as u64, 4 * asked.len() as u64][..],
+        &mut sums[..],
+        SystemOperation::sum(),
+    );
+    [x.requested, x.ask_bytes] = sums;
     x.answered_per_sweep = x.requested;
     let saved = checkpoint_path(folder, n, world.rank(), world.size());
     let mut resumed = 0u32;
@@ -454,12 +557,14 @@ fn solve_layer<C: Communicator>(
         stats.sweeps += 1;
         x.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
-        let answers = asked.like(
-            asked.data[..asked.len()]
-                .iter()
-                .map(|&k| mine[k as usize].load(Relaxed))
+        let answers = Parts::new(
+            asked
+                .parts()
+                .flat_map(asked_offsets)
+                .map(|k| mine[k as usize].load(Relaxed))
                 .collect(),
-        );
+            &answer_starts,
+        )?;
         let got = exchange(world, &answers)?;
         drop(answers);
         // The answers come in the order of the indices asked: by owner, then by offset, the
@@ -504,7 +609,7 @@ fn solve_layer<C: Communicator>(
             own: &own,
             asked: &asked,
             saved: &saved,
-            every: how.checkpoint_every,
+            every: how.mpi.checkpoint_every,
         };
         run_rounds(world, &ctx, pk, &moves, &plan, progress, &mut stats, &mut x)?;
         drop(moves);
@@ -599,7 +704,7 @@ fn run_rounds<C: Communicator>(
         let out = Parts::from_pieces(plan.asked.parts().map(|ix| {
             changes
                 .iter()
-                .filter(|&&c| ix.binary_search(&(((c >> 8) - own.start) as u32)).is_ok())
+                .filter(|&&c| is_asked(ix, ((c >> 8) - own.start) as u32))
                 .copied()
                 .collect()
         }))?;
@@ -803,6 +908,38 @@ mod tests {
         std::fs::write(&path, &damaged).unwrap();
         assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), None);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_ask_takes_the_smaller_form_and_reads_back_the_same_offsets() {
+        let len = 4096u64;
+        for step in [1u64, 3, 31, 33, 200, 5000] {
+            let offsets: Vec<u32> = (0..len).step_by(step as usize).map(|o| o as u32).collect();
+            let mut words = vec![0u64; len.div_ceil(64) as usize];
+            for &o in &offsets {
+                words[(o / 64) as usize] |= 1 << (o % 64);
+            }
+            let piece = ask_piece(&words, len);
+            let form = if step < 32 {
+                AskForm::Bits
+            } else {
+                AskForm::Offsets
+            };
+            assert_eq!(piece[0], form as u32, "one in {step}");
+            assert_eq!(
+                piece.len(),
+                1 + offsets.len().min(len.div_ceil(32) as usize)
+            );
+            assert_eq!(asked_offsets(&piece).collect::<Vec<u32>>(), offsets);
+            assert_eq!(asked_count(&piece), offsets.len());
+            for o in 0..len as u32 + 40 {
+                assert_eq!(is_asked(&piece, o), offsets.contains(&o), "offset {o}");
+            }
+        }
+        let none = ask_piece(&[0, 0], 128);
+        assert!(none.is_empty());
+        assert_eq!((asked_count(&none), is_asked(&none, 0)), (0, false));
+        assert_eq!(asked_offsets(&none).count(), 0);
     }
 
     #[test]

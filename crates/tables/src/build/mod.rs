@@ -30,7 +30,7 @@ use scratch::{MoveIndex, MoveSink, ScratchDir};
 use work::{Cells, Packing, MAX_BOUND};
 
 #[cfg(feature = "mpi")]
-pub use distributed::{build_distributed, ExchangeStats};
+pub use distributed::{build_distributed, ExchangeStats, MpiOptions};
 
 /// What the build reports as it goes. Every method has an empty default.
 pub trait Progress: Sync {

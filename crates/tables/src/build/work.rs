@@ -35,6 +35,15 @@ pub(super) fn alloc(len: u64) -> Result<Vec<u8>, TableError> {
     Ok(bytes)
 }
 
+/// `len` elements made by `make`, backed by huge pages where the system allows (for arrays
+/// read at random, as [`alloc`]).
+pub(super) fn huge_vec<T>(len: usize, make: impl FnMut() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(len);
+    crate::mem::advise_huge_pages(v.spare_capacity_mut());
+    v.extend(std::iter::repeat_with(make).take(len));
+    v
+}
+
 /// The working bytes as atomics, so that threads may read and write them at once.
 pub(super) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: `AtomicU8` has the same size and alignment as `u8`, and the exclusive borrow
@@ -104,7 +113,10 @@ impl<'a> Cells<'a> {
     /// [`Cells::get`] outside the own range.
     #[inline(never)]
     fn other(&self, i: u64) -> &'a AtomicU8 {
-        match self.copy.and_then(|c| c.slot(i).map(|k| &c.bytes[k])) {
+        let found = self
+            .copy
+            .and_then(|c| c.in_whole(i).or_else(|| c.slot(i).map(|k| &c.bytes[k])));
+        match found {
             Some(cell) => cell,
             None => bottom(),
         }
@@ -120,9 +132,12 @@ impl<'a> Cells<'a> {
             crate::mem::prefetch(self.own, k as usize);
             Some(&self.own[k as usize])
         } else {
-            if let Some(c) = self.copy {
-                c.prefetch_map(i);
+            let c = self.copy?;
+            if let Some(cell) = c.in_whole(i) {
+                crate::mem::prefetch(std::slice::from_ref(cell), 0);
+                return Some(cell);
             }
+            c.prefetch_map(i);
             None
         }
     }
@@ -145,47 +160,88 @@ impl<'a> Cells<'a> {
     }
 }
 
-/// Positions a piece of a [`Mirror`]'s map covers: seven words of marks beside the count
-/// of the marks before them, 64 bytes, so that a look-up reads one cache line.
-const SPAN: u64 = 7 * 64;
+/// Words of marks in a piece of a [`Mirror`]'s map.
+const SPAN_WORDS: usize = 6;
+
+/// Positions a piece of a [`Mirror`]'s map covers: six words of marks beside the count of
+/// the marks before them and the marks before each word, 64 bytes, so that a look-up reads
+/// one cache line and counts the bits of one word.
+const SPAN: u64 = SPAN_WORDS as u64 * 64;
+
+/// Bits of each count of the marks before a word in its piece (at most 320).
+const PARTIAL_BITS: usize = 9;
 
 /// A piece of a [`Mirror`]'s map.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Span {
+    /// The marks before the piece.
     before: u64,
-    words: [u64; 7],
+    /// The marks in the piece before word `k`, [`PARTIAL_BITS`] bits each from bit
+    /// `(k - 1) * PARTIAL_BITS`, for words 1 to 5.
+    partial: u64,
+    words: [u64; SPAN_WORDS],
 }
 
 /// The bytes a process holds of the positions of other ranges that its own positions read:
 /// a bit a position of the layer marks those held, and a byte each is kept in index order,
-/// found by counting the marks before it (the map costs 0.14 bytes a position of the
+/// found by counting the marks before it (the map costs 0.17 bytes a position of the
 /// layer, where a byte each would cost 1).
 pub(super) struct Mirror {
     map: Vec<Span>,
+    /// The ranges held whole, each with the place of its first byte: a byte of these is
+    /// found without the map.
+    whole: Vec<(Range<u64>, usize)>,
     /// The bytes held, in index order.
     pub(super) bytes: Vec<AtomicU8>,
 }
 
 impl Mirror {
     /// The positions marked in `words` (bit `i % 64` of word `i / 64` for position `i`),
-    /// their bytes all 0.
-    pub(super) fn new(words: Vec<u64>) -> Mirror {
+    /// their bytes all 0; every position of the ranges `whole` is marked.
+    pub(super) fn new(words: Vec<u64>, whole: &[Range<u64>]) -> Mirror {
+        // Both are read at random, so both get huge pages.
         let mut total = 0u64;
-        let map: Vec<Span> = words
-            .chunks(7)
-            .map(|c| {
-                let mut span = Span {
-                    before: total,
-                    ..Span::default()
-                };
+        let mut pieces = words.chunks(SPAN_WORDS);
+        let map = huge_vec(words.len().div_ceil(SPAN_WORDS), || {
+            let mut span = Span {
+                before: total,
+                ..Span::default()
+            };
+            if let Some(c) = pieces.next() {
                 span.words[..c.len()].copy_from_slice(c);
-                total += c.iter().map(|w| w.count_ones() as u64).sum::<u64>();
-                span
-            })
+                let mut within = 0u64;
+                for (k, w) in span.words.iter().enumerate() {
+                    if k > 0 {
+                        span.partial |= within << ((k - 1) * PARTIAL_BITS);
+                    }
+                    within += w.count_ones() as u64;
+                }
+                total += within;
+            }
+            span
+        });
+        let bytes = huge_vec(total as usize, || AtomicU8::new(0));
+        let mut mirror = Mirror {
+            map,
+            whole: Vec::new(),
+            bytes,
+        };
+        mirror.whole = whole
+            .iter()
+            .filter(|r| !r.is_empty())
+            .filter_map(|r| Some((r.clone(), mirror.slot(r.start)?)))
             .collect();
-        let bytes = (0..total).map(|_| AtomicU8::new(0)).collect();
-        Mirror { map, bytes }
+        mirror
+    }
+
+    /// The byte of position `i` if it lies in a range held whole.
+    #[inline(always)]
+    pub(super) fn in_whole(&self, i: u64) -> Option<&AtomicU8> {
+        self.whole
+            .iter()
+            .find(|(r, _)| r.contains(&i))
+            .map(|(r, at)| &self.bytes[at + (i - r.start) as usize])
     }
 
     /// Where the byte of position `i` is kept, if it is held.
@@ -198,8 +254,11 @@ impl Mirror {
         if word & bit == 0 {
             return None;
         }
-        let before: u32 = span.words[..w].iter().map(|x| x.count_ones()).sum();
-        Some((span.before + before as u64 + (word & (bit - 1)).count_ones() as u64) as usize)
+        let before = match w {
+            0 => 0,
+            _ => span.partial >> ((w - 1) * PARTIAL_BITS) & ((1 << PARTIAL_BITS) - 1),
+        };
+        Some((span.before + before + (word & (bit - 1)).count_ones() as u64) as usize)
     }
 
     /// Starts loading the part of the map that finds position `i`.
@@ -358,7 +417,7 @@ mod tests {
         for &i in &held {
             words[(i / 64) as usize] |= 1 << (i % 64);
         }
-        let mirror = Mirror::new(words);
+        let mirror = Mirror::new(words, &[]);
         assert_eq!(mirror.len(), held.len());
         for i in 0..count + 100 {
             assert_eq!(mirror.slot(i), held.binary_search(&i).ok(), "position {i}");
@@ -366,10 +425,28 @@ mod tests {
     }
 
     #[test]
+    fn a_range_held_whole_is_found_without_the_map_at_the_same_place() {
+        // Positions 3 and 70 of the map, and all of 128..256 held whole.
+        let mut words = vec![0u64; 4];
+        words[0] = 1 << 3;
+        words[1] = 1 << 6;
+        words[2] = !0;
+        words[3] = !0;
+        let mirror = Mirror::new(words, &[128..256]);
+        assert_eq!(mirror.len(), 130);
+        for i in 128..256 {
+            let by_map = &mirror.bytes[mirror.slot(i).unwrap()];
+            assert!(std::ptr::eq(mirror.in_whole(i).unwrap(), by_map));
+        }
+        assert!(mirror.in_whole(70).is_none() && mirror.in_whole(256).is_none());
+        assert_eq!(mirror.slot(70), Some(1));
+    }
+
+    #[test]
     fn cells_read_the_own_range_then_the_mirror_then_the_bottom() {
         let mut own = vec![1u8, 2, 3, 4];
         let own = atomic(&mut own);
-        let mirror = Mirror::new(vec![0b1_0000_0001]);
+        let mirror = Mirror::new(vec![0b1_0000_0001], &[]);
         mirror.bytes[0].store(10, Relaxed);
         mirror.bytes[1].store(20, Relaxed);
         let cells = Cells::split(4, own, Some(&mirror));
