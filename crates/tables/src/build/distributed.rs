@@ -326,10 +326,14 @@ fn remote_successors(
     own: &Range<u64>,
     bounds: &[u64],
     whole_from: u64,
-) -> Result<(Parts<u32>, Vec<u64>, Vec<Range<u64>>), TableError> {
+) -> Result<Listing, TableError> {
     if bounds.len() == 2 {
         // One process: nothing lies outside its range, and the walk would cost a sweep.
-        return Ok((Parts::new(Vec::new(), &[0, 0])?, Vec::new(), Vec::new()));
+        return Ok(Listing {
+            wanted: Parts::new(Vec::new(), &[0, 0])?,
+            held: Vec::new(),
+            whole: Vec::new(),
+        });
     }
     if let Some(w) = bounds.windows(2).find(|w| w[1] - w[0] > 1 << 32) {
         return Err(TableError::Unsupported(Unsupported::Range {
@@ -378,7 +382,21 @@ fn remote_successors(
             )
         })
         .collect();
-    Ok((Parts::from_pieces(pieces.into_iter())?, words, whole))
+    Ok(Listing {
+        wanted: Parts::from_pieces(pieces.into_iter())?,
+        held: words,
+        whole,
+    })
+}
+
+/// What [`remote_successors`] finds.
+struct Listing {
+    /// The pieces of indices to ask of each process ([`ask_piece`]).
+    wanted: Parts<u32>,
+    /// The positions to copy, a bit a position of the layer.
+    held: Vec<u64>,
+    /// The ranges copied whole.
+    whole: Vec<Range<u64>>,
 }
 
 /// How a piece of the indices one process asks of another holds them: its first element,
@@ -498,7 +516,11 @@ fn solve_layer<C: Communicator>(
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);
 
-    let (wanted, held, whole) = {
+    let Listing {
+        wanted,
+        held,
+        whole,
+    } = {
         let cells = Cells::split(own.start, mine, None);
         let ctx = Ctx::new(rules, &layout, step as i32, cells, lower);
         remote_successors(&ctx, pk, &own, &bounds, how.mpi.copy_whole_from)?

@@ -37,6 +37,7 @@ pub(super) fn alloc(len: u64) -> Result<Vec<u8>, TableError> {
 
 /// `len` elements made by `make`, backed by huge pages where the system allows (for arrays
 /// read at random, as [`alloc`]).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the build over MPI only
 pub(super) fn huge_vec<T>(len: usize, make: impl FnMut() -> T) -> Vec<T> {
     let mut v = Vec::with_capacity(len);
     crate::mem::advise_huge_pages(v.spare_capacity_mut());
@@ -85,6 +86,7 @@ impl<'a> Cells<'a> {
 
     /// The bytes `own` of the range that starts at `start`, and those of `copy` (if any)
     /// for the other positions.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the build over MPI only
     pub(super) fn split(start: u64, own: &'a [AtomicU8], copy: Option<&'a Mirror>) -> Cells<'a> {
         Cells { start, own, copy }
     }
@@ -95,6 +97,7 @@ impl<'a> Cells<'a> {
     }
 
     /// The bytes of the own range, in index order.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the build over MPI only
     pub(super) fn own(&self) -> &'a [AtomicU8] {
         self.own
     }
@@ -199,6 +202,7 @@ pub(super) struct Mirror {
 impl Mirror {
     /// The positions marked in `words` (bit `i % 64` of word `i / 64` for position `i`),
     /// their bytes all 0; every position of the ranges `whole` is marked.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the build over MPI only
     pub(super) fn new(words: Vec<u64>, whole: &[Range<u64>]) -> Mirror {
         // Both are read at random, so both get huge pages.
         let mut total = 0u64;
@@ -268,6 +272,7 @@ impl Mirror {
     }
 
     /// Bytes held.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by the build over MPI only
     pub(super) fn len(&self) -> usize {
         self.bytes.len()
     }
@@ -432,7 +437,7 @@ mod tests {
         words[1] = 1 << 6;
         words[2] = !0;
         words[3] = !0;
-        let mirror = Mirror::new(words, &[128..256]);
+        let mirror = Mirror::new(words, std::slice::from_ref(&(128..256)));
         assert_eq!(mirror.len(), 130);
         for i in 128..256 {
             let by_map = &mirror.bytes[mirror.slot(i).unwrap()];
