@@ -314,12 +314,12 @@ fn offsets(counts: &[Count]) -> Result<Vec<Count>, TableError> {
 /// repeats, by the process that owns them, each as its offset in its owner's range; the
 /// same positions as a bitmap of the layer (a bit a position), from which a [`Mirror`] is
 /// made; and the ranges asked whole (every position of a range of which at least one in
-/// `whole_from` is read). `ctx` holds the bytes of `own` only, all still 0 (nothing final), and every other
-/// position reads as 0, so [`Ctx::resolve`] hands over every quiet successor that a sweep
-/// can read, except those of a position whose exits alone give its mover the largest gain
-/// the layer allows: its bounds are then final whatever its quiet successors hold (the
-/// opponent's bound is 0), so a sweep may read them as 0 too. They are marked in the bitmap
-/// and read back in order, so that no list holds a successor twice.
+/// `whole_from` is read). `ctx` holds the bytes of `own` only, all still 0 (nothing final),
+/// and every other position reads as 0, so [`Ctx::resolve`] hands over every quiet
+/// successor that a sweep can read, except those of a position whose exits alone give its
+/// mover the largest gain the layer allows: its bounds are then final whatever its quiet
+/// successors hold (the opponent's bound is 0), so a sweep may read them as 0 too. They are
+/// marked in the bitmap and read back in order, so that no list holds a successor twice.
 fn remote_successors(
     ctx: &Ctx,
     pk: Packing,

@@ -125,9 +125,10 @@ impl<'a> Cells<'a> {
         }
     }
 
-    /// The byte of position `i` if it is in the own range, having started to load it into
-    /// the cache; else `None`, having started to load the part of the copy's map that
-    /// finds it (a position of another range takes two steps: [`Cells::fetch`] next).
+    /// The byte of position `i` if it is in the own range or in a range copied whole,
+    /// having started to load it into the cache; else `None`, having started to load the
+    /// part of the copy's map that finds it (such a position takes two steps:
+    /// [`Cells::fetch`] next).
     #[inline(always)]
     pub(super) fn fetch_own(&self, i: u64) -> Option<&'a AtomicU8> {
         let k = i.wrapping_sub(self.start);
