@@ -817,10 +817,7 @@ fn save_checkpoint(
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let copy = |piece: &[AtomicU8], buf: &mut Vec<u8>| {
-        buf.clear();
-        buf.extend(piece.iter().map(|c| c.load(Relaxed) & keep));
-    };
+    let copy = |piece: &[AtomicU8], buf: &mut Vec<u8>| load_piece(piece, keep, buf);
     let mut buf = Vec::with_capacity(CHECKPOINT_PIECE);
     let mut sum = Checksum::new();
     for piece in cells.chunks(CHECKPOINT_PIECE) {
@@ -861,10 +858,16 @@ fn send_range<C: Communicator>(world: &C, mine: &[AtomicU8]) {
     let to = world.process_at_rank(0);
     let mut buf = Vec::with_capacity(GATHER_PIECE);
     for piece in mine.chunks(GATHER_PIECE) {
-        buf.clear();
-        buf.extend(piece.iter().map(|c| c.load(Relaxed)));
+        load_piece(piece, !0, &mut buf);
         to.send(&buf[..]);
     }
+}
+
+/// The bytes of `piece` (their bits in `keep`) into `buf`, replacing what it held: a piece
+/// of a range to save or to send.
+fn load_piece(piece: &[AtomicU8], keep: u8, buf: &mut Vec<u8>) {
+    buf.clear();
+    buf.extend(piece.iter().map(|c| c.load(Relaxed) & keep));
 }
 
 /// The working bytes of the whole layer on rank 0, read in index order: its own range,

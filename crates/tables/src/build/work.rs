@@ -105,12 +105,17 @@ impl<'a> Cells<'a> {
     /// The byte of position `i` of the layer.
     #[inline(always)]
     pub(super) fn get(&self, i: u64) -> &'a AtomicU8 {
-        let k = i.wrapping_sub(self.start);
-        if k < self.own.len() as u64 {
-            &self.own[k as usize]
-        } else {
-            self.other(i)
+        match self.own_cell(i) {
+            Some(cell) => cell,
+            None => self.other(i),
         }
+    }
+
+    /// The byte of position `i` if it is in the own range.
+    #[inline(always)]
+    fn own_cell(&self, i: u64) -> Option<&'a AtomicU8> {
+        let k = usize::try_from(i.wrapping_sub(self.start)).ok()?;
+        self.own.get(k)
     }
 
     /// [`Cells::get`] outside the own range.
@@ -131,19 +136,14 @@ impl<'a> Cells<'a> {
     /// [`Cells::fetch`] next).
     #[inline(always)]
     pub(super) fn fetch_own(&self, i: u64) -> Option<&'a AtomicU8> {
-        let k = i.wrapping_sub(self.start);
-        if k < self.own.len() as u64 {
-            crate::mem::prefetch(self.own, k as usize);
-            Some(&self.own[k as usize])
-        } else {
-            let c = self.copy?;
-            if let Some(cell) = c.in_whole(i) {
-                crate::mem::prefetch(std::slice::from_ref(cell), 0);
-                return Some(cell);
-            }
-            c.prefetch_map(i);
-            None
+        let copy = self.copy;
+        let found = self.own_cell(i).or_else(|| copy?.in_whole(i));
+        match (found, copy) {
+            (Some(cell), _) => crate::mem::prefetch(std::slice::from_ref(cell), 0),
+            (None, Some(c)) => c.prefetch_map(i),
+            (None, None) => {}
         }
+        found
     }
 
     /// [`Cells::get`], and starts loading the byte into the cache, so that the miss overlaps
