@@ -2,8 +2,9 @@
 # The table build over MPI (the `mpi` feature) against the build of one process: for 2x6
 # Hoyito II up to 12 seeds and for 2x4 Hoyito III with 3 seeds a hole up to 16 seeds, the
 # layers built by `mpirun -np 1`, `-np 2` and `-np 3`, with sweeps only (`--method sweeps`)
-# and with rounds (`--moves-at-sweep 2`, and again with no range copied whole:
-# `--copy-whole-from 0`), must have the same payload
+# and with rounds (`--moves-at-sweep 2`, and again with no range copied whole and the
+# answers sent in steps of 1 KiB: `--copy-whole-from 0 --answer-step-kib 1`), must have the
+# same payload
 # checksums as those of `solve tables build --method sweeps` without the feature. Then a job
 # stopped after its smaller layers resumes from them under another number of processes, and
 # jobs stopped in the middle of a layer, in its sweeps and in its rounds, resume from their
@@ -56,8 +57,9 @@ check() {
         for how in sweeps rounds copying-what-is-read; do
             local d="$tmp/$name-$np-$how" flags=(--method sweeps)
             [ "$how" == rounds ] && flags=(--moves-at-sweep 2)
-            # No range copied whole: every read of another range goes through the copy's map.
-            [ "$how" == copying-what-is-read ] && flags=(--moves-at-sweep 2 --copy-whole-from 0)
+            # No range copied whole: every read of another range goes through the copy's map;
+            # and the answers of each sweep in steps of 1 KiB, so in many steps.
+            [ "$how" == copying-what-is-read ] && flags=(--moves-at-sweep 2 --copy-whole-from 0 --answer-step-kib 1)
             run_mpi "$np" tables --dir "$d" "${rules[@]}" build --max-seeds "$max" "${flags[@]}" --quiet >/dev/null
             if [ "$(sums "$d" "${rules[@]}")" == "$want" ]; then
                 echo "ok   $name, $np processes, $how: $(wc -l <<<"$want") layers equal" >&2

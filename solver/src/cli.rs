@@ -543,6 +543,11 @@ pub struct BuildArgs {
     /// positions read; 0 never copies whole, the least memory [default: 4].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub copy_whole_from: Option<u64>,
+    /// In a build over MPI, the most KiB a process sends in one step of a sweep's exchange of
+    /// answers (and about the most it receives): smaller steps hold less memory beside the
+    /// copy of what the process reads, at more messages [default: 65536].
+    #[arg(long, value_name = "KIB", allow_negative_numbers = true)]
+    pub answer_step_kib: Option<u64>,
 }
 
 impl BuildArgs {

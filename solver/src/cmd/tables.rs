@@ -324,6 +324,10 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
         bail!("--copy-whole-from applies to a build over MPI (the `mpi` feature)");
     }
     #[cfg(not(feature = "mpi"))]
+    if a.answer_step_kib.is_some() {
+        bail!("--answer-step-kib applies to a build over MPI (the `mpi` feature)");
+    }
+    #[cfg(not(feature = "mpi"))]
     let report = {
         use crate::common::available_mib;
         let bars = Bars::new(a.quiet, json, dir).stopping();
@@ -375,6 +379,13 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
     let (universe, _) = hoyito_tables::mpi::initialize_with_threading(Threading::Funneled)
         .context("cannot start MPI")?;
     let world = universe.world();
+    // A process that panics ends the whole job, as an error does: the others would wait for
+    // it at the next exchange forever.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        hoyito_tables::mpi::topology::SimpleCommunicator::world().abort(101);
+    }));
     let (rank, size) = (world.rank(), world.size());
     if let Some(n) = a.threads {
         rayon::ThreadPoolBuilder::new()
@@ -395,6 +406,11 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
             .checkpoint_every
             .map_or(defaults.checkpoint_every, std::time::Duration::from_secs),
         copy_whole_from: a.copy_whole_from.unwrap_or(defaults.copy_whole_from),
+        answer_step: match a.answer_step_kib {
+            Some(0) => bail!("--answer-step-kib must be at least 1"),
+            Some(k) => usize::try_from(k.saturating_mul(1024)).unwrap_or(usize::MAX),
+            None => defaults.answer_step,
+        },
     };
     match hoyito_tables::build_distributed(
         &world,
@@ -414,7 +430,7 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
                         String::new()
                     };
                     eprintln!(
-                        "layer {:2}: {} processes, {} indices asked of other processes, {} bytes answered in each of {} sweeps{rounds}: {} bytes sent in all ({:.2} a position){}",
+                        "layer {:2}: {} processes, {} indices asked of other processes, {} bytes answered in each of {} sweeps{rounds}: {} bytes sent in all ({:.2} a position); the slowest process exchanged for {:.1} s and waited for the others {:.1} s{}",
                         x.seeds,
                         size,
                         x.requested,
@@ -422,6 +438,8 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
                         x.sweeps,
                         x.bytes_sent(),
                         x.bytes_sent() as f64 / s.positions.max(1) as f64,
+                        x.exchange_seconds,
+                        x.wait_seconds,
                         if x.resumed_at > 0 {
                             format!(" (resumed from the checkpoints of step {})", x.resumed_at)
                         } else {

@@ -101,6 +101,13 @@ pub struct ExchangeStats {
     /// The step (sweeps and rounds) whose checkpoints the build started from (0: from
     /// nothing).
     pub resumed_at: u32,
+    /// Seconds the slowest process spent exchanging: making what it sends, the all-to-all
+    /// exchanges (the indices asked, the answers of each sweep, the changes of each round)
+    /// and taking in what it got. What an exchange that overlapped the sweep could hide.
+    pub exchange_seconds: f64,
+    /// Seconds the slowest process waited at the end of the sweeps and rounds for the
+    /// others to finish theirs (the all-reduce of the counts): the cost of uneven ranges.
+    pub wait_seconds: f64,
 }
 
 impl ExchangeStats {
@@ -122,6 +129,10 @@ pub struct MpiOptions {
     /// range copied whole is found without the copy's map: one cache miss a read instead of
     /// two, for at most this many times the memory of the positions read.
     pub copy_whole_from: u64,
+    /// The most bytes a process sends in one step of a sweep's exchange of answers (and so
+    /// about the most it receives): the answers travel in steps of this size, so that
+    /// neither what a process sends nor what it gets is held whole beside its copy.
+    pub answer_step: usize,
 }
 
 impl Default for MpiOptions {
@@ -129,6 +140,7 @@ impl Default for MpiOptions {
         MpiOptions {
             checkpoint_every: Duration::from_secs(300),
             copy_whole_from: 4,
+            answer_step: 64 << 20,
         }
     }
 }
@@ -295,6 +307,69 @@ fn exchange<C: Communicator, T: Equivalence + Copy + Default>(
         world.all_to_all_varcount_into(&send, &mut recv);
     }
     Ok(got)
+}
+
+/// Sends every process the bytes of this one's range that it asked for (`asked`, `gives[r]`
+/// of them for process `r`) and puts those the others send into `copy`, which holds
+/// `gets[r]` bytes of process `r`'s range, owner after owner, each in index order: the
+/// order the answers come in. The answers travel in steps of at most `step` bytes sent by a
+/// process (a share for each other process) and so at most as many received, so that
+/// neither what a process sends nor what it gets is ever held whole beside the copy (with
+/// two processes and the other range copied whole, that was twice the copy's size again).
+fn exchange_answers<C: Communicator>(
+    world: &C,
+    asked: &Parts<u32>,
+    (gives, gets): (&[usize], &[usize]),
+    mine: &[AtomicU8],
+    copy: &Mirror,
+    step: usize,
+) -> Result<(), TableError> {
+    let size = gives.len();
+    let share = (step / size).max(1);
+    let local = gives.iter().chain(gets).copied().max().unwrap_or(0) as u64;
+    let mut most = 0u64;
+    world.all_reduce_into(&local, &mut most, SystemOperation::max());
+    let steps = most.div_ceil(share as u64) as usize;
+    let mut lists: Vec<_> = asked.parts().map(asked_offsets).collect();
+    let mut at = Vec::with_capacity(size);
+    let mut held = 0;
+    for &g in gets {
+        at.push(held);
+        held += g;
+    }
+    debug_assert_eq!(held, copy.len());
+    // One element more than any step needs: the buffer of an empty vector is at address 1,
+    // which Open MPI takes for `MPI_IN_PLACE` (see [`Parts`]).
+    let room = |n: &[usize]| n.iter().map(|&c| c.min(share)).sum::<usize>() + 1;
+    let mut send = Vec::with_capacity(room(gives));
+    let mut recv = vec![0u8; room(gets)];
+    for k in 0..steps {
+        let first = k * share;
+        let piece = |n: usize| n.saturating_sub(first).min(share);
+        send.clear();
+        for (list, &n) in lists.iter_mut().zip(gives) {
+            send.extend(list.take(piece(n)).map(|o| mine[o as usize].load(Relaxed)));
+        }
+        send.push(0);
+        let counts = |n: &[usize]| -> Result<Vec<Count>, TableError> {
+            n.iter().map(|&c| count_of(piece(c))).collect()
+        };
+        let (send_counts, recv_counts) = (counts(gives)?, counts(gets)?);
+        let (send_displs, recv_displs) = (offsets(&send_counts)?, offsets(&recv_counts)?);
+        {
+            let out = Partition::new(&send[..], &send_counts[..], &send_displs[..]);
+            let mut got = PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]);
+            world.all_to_all_varcount_into(&out, &mut got);
+        }
+        for r in (0..size).filter(|&r| recv_counts[r] > 0) {
+            let (d, c) = (recv_displs[r] as usize, recv_counts[r] as usize);
+            let into = &copy.bytes[at[r] + first..at[r] + first + c];
+            into.par_iter()
+                .zip(&recv[d..d + c])
+                .for_each(|(cell, &w)| cell.store(w, Relaxed));
+        }
+    }
+    Ok(())
 }
 
 /// The displacements of consecutive pieces of `counts` elements.
@@ -525,7 +600,11 @@ fn solve_layer<C: Communicator>(
         let ctx = Ctx::new(rules, &layout, step as i32, cells, lower);
         remote_successors(&ctx, pk, &own, &bounds, how.mpi.copy_whole_from)?
     };
-    let asked = exchange(world, &wanted)?;
+    let mut clock = Clock::default();
+    let asked = clock.exchanging(|| exchange(world, &wanted))?;
+    // The bytes of each process's range this one holds, and those each asked of this one.
+    let gets: Vec<usize> = wanted.parts().map(asked_count).collect();
+    let gives: Vec<usize> = asked.parts().map(asked_count).collect();
     drop(wanted);
     let copy = Mirror::new(held, &whole);
     let ctx = Ctx::new(
@@ -535,18 +614,13 @@ fn solve_layer<C: Communicator>(
         Cells::split(own.start, mine, Some(&copy)),
         lower,
     );
-    // Where the answers to each process start, in the order of its pieces.
-    let mut answer_starts = vec![0usize];
-    for piece in asked.parts() {
-        answer_starts.push(answer_starts[answer_starts.len() - 1] + asked_count(piece));
-    }
     let mut x = ExchangeStats {
         seeds: n,
         ..ExchangeStats::default()
     };
     let mut sums = [0u64; 2];
     world.all_reduce_into(
-        &[answer_starts[size] as u64, 4 * asked.len() as u64][..],
+        &[gives.iter().sum::<usize>() as u64, 4 * asked.len() as u64][..],
         &mut sums[..],
         SystemOperation::sum(),
     );
@@ -579,24 +653,8 @@ fn solve_layer<C: Communicator>(
         stats.sweeps += 1;
         x.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
-        let answers = Parts::new(
-            asked
-                .parts()
-                .flat_map(asked_offsets)
-                .map(|k| mine[k as usize].load(Relaxed))
-                .collect(),
-            &answer_starts,
-        )?;
-        let got = exchange(world, &answers)?;
-        drop(answers);
-        // The answers come in the order of the indices asked: by owner, then by offset, the
-        // order of the copy.
-        debug_assert_eq!(got.len(), copy.len());
-        copy.bytes
-            .par_iter()
-            .zip(&got.data[..got.len()])
-            .for_each(|(cell, &w)| cell.store(w, Relaxed));
-        drop(got);
+        let step = how.mpi.answer_step;
+        clock.exchanging(|| exchange_answers(world, &asked, (&gives, &gets), mine, &copy, step))?;
         let sink = match (&scratch, moves_at) {
             (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
                 dir,
@@ -606,7 +664,7 @@ fn solve_layer<C: Communicator>(
             _ => None,
         };
         let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, sink.as_ref(), progress, false);
-        let (evaluated, changed) = totals(world, &ctx, n, evaluated, changed)?;
+        let (evaluated, changed) = clock.waiting(|| totals(world, &ctx, n, evaluated, changed))?;
         progress.sweep_end(n, stats.sweeps, evaluated, changed);
         stats.evaluations += evaluated;
         if let Some(sink) = sink {
@@ -633,7 +691,12 @@ fn solve_layer<C: Communicator>(
             saved: &saved,
             every: how.mpi.checkpoint_every,
         };
-        run_rounds(world, &ctx, pk, &moves, &plan, progress, &mut stats, &mut x)?;
+        let mut tally = Tally {
+            stats: &mut stats,
+            exchange: &mut x,
+            clock: &mut clock,
+        };
+        run_rounds(world, &ctx, pk, &moves, &plan, progress, &mut tally)?;
         drop(moves);
         if let Some(scratch) = &scratch {
             scratch.remove()?;
@@ -642,6 +705,13 @@ fn solve_layer<C: Communicator>(
     drop(ctx);
     drop(copy);
     drop(asked);
+    let mut most = [0f64; 2];
+    world.all_reduce_into(
+        &[clock.exchange.as_secs_f64(), clock.wait.as_secs_f64()][..],
+        &mut most[..],
+        SystemOperation::max(),
+    );
+    [x.exchange_seconds, x.wait_seconds] = most;
     let (mut histogram, bad) = super::code_counts(mine, pk);
     let mut total = vec![0u64; histogram.len() + 1];
     histogram.push(bad);
@@ -704,7 +774,6 @@ struct Rounds<'a> {
 /// one process ([`Ctx::round`]): its moves, those of its own positions, mark the
 /// predecessors of every changed position it reads, and it evaluates those, all in its
 /// range. No move is ever sent.
-#[allow(clippy::too_many_arguments)]
 fn run_rounds<C: Communicator>(
     world: &C,
     ctx: &Ctx,
@@ -712,9 +781,13 @@ fn run_rounds<C: Communicator>(
     moves: &MoveIndex,
     plan: &Rounds,
     progress: &dyn Progress,
-    stats: &mut LayerStats,
-    x: &mut ExchangeStats,
+    tally: &mut Tally,
 ) -> Result<(), TableError> {
+    let Tally {
+        stats,
+        exchange: x,
+        clock,
+    } = tally;
     let n = stats.seeds;
     let own = plan.own;
     ctx.start_rounds(pk);
@@ -722,28 +795,31 @@ fn run_rounds<C: Communicator>(
     let mut updates = 0u64;
     loop {
         stats.rounds += 1;
-        let changes = own_changes(ctx, own);
-        let out = Parts::from_pieces(plan.asked.parts().map(|ix| {
-            changes
-                .iter()
-                .filter(|&&c| is_asked(ix, ((c >> 8) - own.start) as u32))
-                .copied()
-                .collect()
-        }))?;
-        updates += out.len() as u64;
-        let got = exchange(world, &out)?;
+        let got = clock.exchanging(|| {
+            let changes = own_changes(ctx, own);
+            let out = Parts::from_pieces(plan.asked.parts().map(|ix| {
+                changes
+                    .iter()
+                    .filter(|&&c| is_asked(ix, ((c >> 8) - own.start) as u32))
+                    .copied()
+                    .collect()
+            }))?;
+            updates += out.len() as u64;
+            let got = exchange(world, &out)?;
+            for &c in &got.data[..got.len()] {
+                let i = c >> 8;
+                ctx.cells.get(i).store(c as u8 | CHANGED, Relaxed);
+                ctx.changed_blocks.mark(i);
+            }
+            Ok::<_, TableError>(got)
+        })?;
         let received = &got.data[..got.len()];
-        for &c in received {
-            let i = c >> 8;
-            ctx.cells.get(i).store(c as u8 | CHANGED, Relaxed);
-            ctx.changed_blocks.mark(i);
-        }
         let (evaluated, changed) = ctx.round(pk, moves)?;
         // The round evaluates and clears the marks of the own range only.
         for &c in received {
             ctx.cells.get(c >> 8).fetch_and(!CHANGED, Relaxed);
         }
-        let (evaluated, changed) = totals(world, ctx, n, evaluated, changed)?;
+        let (evaluated, changed) = clock.waiting(|| totals(world, ctx, n, evaluated, changed))?;
         progress.round_end(n, stats.rounds, evaluated, changed);
         stats.evaluations += evaluated;
         if changed == 0 {
@@ -763,6 +839,39 @@ fn run_rounds<C: Communicator>(
     x.rounds = stats.rounds;
     world.all_reduce_into(&updates, &mut x.updates, SystemOperation::sum());
     Ok(())
+}
+
+/// What the rounds add to: the layer's counts, the exchange's and the clock.
+struct Tally<'a> {
+    stats: &'a mut LayerStats,
+    exchange: &'a mut ExchangeStats,
+    clock: &'a mut Clock,
+}
+
+/// The time one process spends exchanging, and waiting for the others (see
+/// [`ExchangeStats::exchange_seconds`] and [`ExchangeStats::wait_seconds`]).
+#[derive(Default)]
+struct Clock {
+    exchange: Duration,
+    wait: Duration,
+}
+
+impl Clock {
+    /// Runs `f`, an exchange, and adds its time.
+    fn exchanging<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let r = f();
+        self.exchange += t.elapsed();
+        r
+    }
+
+    /// Runs `f`, a wait for the other processes, and adds its time.
+    fn waiting<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let r = f();
+        self.wait += t.elapsed();
+        r
+    }
 }
 
 /// The positions of `own` marked changed, each as its index shifted left by 8 bits over its
