@@ -320,12 +320,13 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
         );
     }
     #[cfg(not(feature = "mpi"))]
-    if a.copy_whole_from.is_some() {
-        bail!("--copy-whole-from applies to a build over MPI (the `mpi` feature)");
-    }
-    #[cfg(not(feature = "mpi"))]
-    if a.answer_step_kib.is_some() {
-        bail!("--answer-step-kib applies to a build over MPI (the `mpi` feature)");
+    for (flag, given) in [
+        ("--copy-whole-from", a.copy_whole_from.is_some()),
+        ("--answer-step-kib", a.answer_step_kib.is_some()),
+    ] {
+        if given {
+            bail!("{flag} applies to a build over MPI (the `mpi` feature)");
+        }
     }
     #[cfg(not(feature = "mpi"))]
     let report = {
