@@ -105,7 +105,8 @@ pub enum Damage {
         /// The checksum of the payload read.
         computed: u64,
     },
-    /// A scratch file of moves cannot be decoded (cut short, or damaged).
+    /// A scratch file of moves cannot be decoded (cut short, or damaged), or holds another
+    /// number of moves than were written to it (then `at` is its length).
     BadMoves {
         /// The byte where decoding failed.
         at: u64,

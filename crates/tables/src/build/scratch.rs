@@ -14,7 +14,7 @@
 //! reads and decodes only the blocks it needs.
 
 use std::fs::File;
-use std::io::{BufWriter, Read as _, Write as _};
+use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -120,8 +120,8 @@ impl Drop for ScratchDir {
 
 /// Where the moves of one range of successors are written.
 enum BucketSink {
-    /// Coded runs appended to a file.
-    File(PathBuf, Mutex<BufWriter<File>>),
+    /// Coded runs appended to a file, and how many moves they hold.
+    File(PathBuf, Mutex<(BufWriter<File>, u64)>),
     /// [`record`]s.
     Memory(Mutex<Vec<u64>>),
 }
@@ -158,7 +158,7 @@ impl MoveSink {
                 Some(dir) => {
                     let path = dir.join(format!("moves-{b:03}.bin"));
                     let f = File::create(&path).map_err(io(&path))?;
-                    BucketSink::File(path, Mutex::new(BufWriter::with_capacity(1 << 16, f)))
+                    BucketSink::File(path, Mutex::new((BufWriter::with_capacity(1 << 16, f), 0)))
                 }
                 None => BucketSink::Memory(Mutex::new(Vec::new())),
             });
@@ -196,7 +196,8 @@ impl MoveSink {
                     let bytes = out.finish();
                     self.bytes.fetch_add(bytes.len() as u64, Relaxed);
                     let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Err(e) = w.write_all(&bytes) {
+                    w.1 += n as u64;
+                    if let Err(e) = w.0.write_all(&bytes) {
                         let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
                         slot.get_or_insert(io(path)(e));
                     }
@@ -223,12 +224,12 @@ impl MoveSink {
         for sink in self.files {
             stores.push(match sink {
                 BucketSink::File(path, w) => {
-                    let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
+                    let (mut w, moves) = w.into_inner().unwrap_or_else(|e| e.into_inner());
                     w.flush().map_err(io(&path))?;
-                    Moves::File(path)
+                    Written::File(path, moves)
                 }
                 BucketSink::Memory(v) => {
-                    Moves::Memory(v.into_inner().unwrap_or_else(|e| e.into_inner()))
+                    Written::Memory(v.into_inner().unwrap_or_else(|e| e.into_inner()))
                 }
             });
         }
@@ -244,17 +245,33 @@ enum Moves {
     Memory(Vec<u64>),
 }
 
-/// Reads the runs of a move file as written by the sweep, as [`record`]s.
-fn read_runs(path: &Path) -> Result<Vec<u64>, TableError> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(io(path))?;
-    let mut records = Vec::new();
+/// The moves of one bucket as the sweep left them: a file of runs holding a number of
+/// moves, or the [`record`]s in memory.
+enum Written {
+    File(PathBuf, u64),
+    Memory(Vec<u64>),
+}
+
+/// Reads the runs of a move file as written by the sweep, holding `moves` moves, as
+/// [`record`]s; a file holding another number is damaged. Both vectors are allocated once at their size: one that grew while the file
+/// was read would take up to twice the records' bytes, and its copy as much again, for each
+/// thread sorting a file.
+fn read_runs(path: &Path, moves: u64) -> Result<Vec<u64>, TableError> {
+    let bytes = std::fs::read(path).map_err(io(path))?;
+    let mut records = Vec::with_capacity(moves as usize);
     let mut r = BitReader::new(&bytes);
     while !r.at_end() {
         coding::get_run(&mut r, |s, p| records.push(record(s, p)))
             .ok_or_else(|| corrupt(path, Damage::BadMoves { at: r.byte() }))?;
+    }
+    // A file that lost runs (or gained some) since the sweep wrote it.
+    if records.len() as u64 != moves {
+        return Err(corrupt(
+            path,
+            Damage::BadMoves {
+                at: bytes.len() as u64,
+            },
+        ));
     }
     Ok(records)
 }
@@ -282,7 +299,7 @@ impl MoveIndex {
     /// Sorts each file (one at a time per thread, so memory holds at most one file per
     /// thread), drops repeated moves, codes the blocks and indexes them.
     fn build(
-        stores: Vec<Moves>,
+        stores: Vec<Written>,
         per_bucket: u64,
         count: u64,
         written: u64,
@@ -294,8 +311,8 @@ impl MoveIndex {
             .enumerate()
             .map(|(b, store)| -> Result<MoveBucket, TableError> {
                 let (mut moves, store_path) = match store {
-                    Moves::File(path) => (read_runs(&path)?, Some(path)),
-                    Moves::Memory(moves) => (moves, None),
+                    Written::File(path, moves) => (read_runs(&path, moves)?, Some(path)),
+                    Written::Memory(moves) => (moves, None),
                 };
                 moves.sort_unstable();
                 moves.dedup();
@@ -821,6 +838,35 @@ mod coding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_file_must_hold_the_moves_written_to_it() {
+        let runs: [&[(u64, u64)]; 2] = [
+            &[(3, 70), (3, 71), (900, 5)],
+            &[(0, 6_000_000_000), (12, 1)],
+        ];
+        let mut out = BitWriter::default();
+        coding::put_run(&mut out, runs[0]);
+        let first_run = out.finish();
+        let mut out = BitWriter::default();
+        coding::put_run(&mut out, runs[1]);
+        let whole = [first_run.clone(), out.finish()].concat();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("moves-000.bin");
+        std::fs::write(&path, &whole).unwrap();
+        let mut want: Vec<u64> = runs.concat().iter().map(|&(s, p)| record(s, p)).collect();
+        let mut got = read_runs(&path, 5).unwrap();
+        (want.sort_unstable(), got.sort_unstable());
+        assert_eq!(got, want);
+        // Told of another number of moves, or cut after its first run: damaged.
+        for (bytes, moves) in [(&whole, 4), (&whole, 6), (&first_run, 5)] {
+            std::fs::write(&path, bytes).unwrap();
+            match read_runs(&path, moves) {
+                Err(TableError::Corrupt { .. }) => {}
+                other => panic!("{moves} moves in {} bytes: {other:?}", bytes.len()),
+            }
+        }
+    }
 
     #[test]
     fn records_keep_indices_past_two_to_the_32() {
