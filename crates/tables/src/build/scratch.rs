@@ -856,7 +856,8 @@ mod tests {
         std::fs::write(&path, &whole).unwrap();
         let mut want: Vec<u64> = runs.concat().iter().map(|&(s, p)| record(s, p)).collect();
         let mut got = read_runs(&path, 5).unwrap();
-        (want.sort_unstable(), got.sort_unstable());
+        want.sort_unstable();
+        got.sort_unstable();
         assert_eq!(got, want);
         // Told of another number of moves, or cut after its first run: damaged.
         for (bytes, moves) in [(&whole, 4), (&whole, 6), (&first_run, 5)] {
