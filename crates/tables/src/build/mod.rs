@@ -171,8 +171,8 @@ pub fn layer_memory(
         (true, true) => base + index + 8 * moves,
         (true, false) => {
             // A move file being sorted, three times: measured up to 16 seeds, each thread
-            // adds two to three files' bytes to the peak (the vector grows while the file
-            // is read, and the allocator keeps the last one freed).
+            // added two to three files' bytes to the peak while the vector grew as the file
+            // was read; it is now allocated at its size, and the margin is kept.
             let sorting = threads.clamp(1, files) * 3 * 8 * moves.div_ceil(files);
             base + index + files * MOVE_BUFFER + sorting
         }

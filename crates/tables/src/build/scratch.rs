@@ -253,9 +253,9 @@ enum Written {
 }
 
 /// Reads the runs of a move file as written by the sweep, holding `moves` moves, as
-/// [`record`]s; a file holding another number is damaged. Both vectors are allocated once at their size: one that grew while the file
-/// was read would take up to twice the records' bytes, and its copy as much again, for each
-/// thread sorting a file.
+/// [`record`]s; a file holding another number is damaged. Both vectors are allocated once
+/// at their size: one that grew while the file was read would take up to twice the
+/// records' bytes, and its copy as much again, for each thread sorting a file.
 fn read_runs(path: &Path, moves: u64) -> Result<Vec<u64>, TableError> {
     let bytes = std::fs::read(path).map_err(io(path))?;
     let mut records = Vec::with_capacity(moves as usize);
