@@ -601,7 +601,7 @@ fn solve_layer<C: Communicator>(
         remote_successors(&ctx, pk, &own, &bounds, how.mpi.copy_whole_from)?
     };
     let mut clock = Clock::default();
-    let asked = clock.exchanging(|| exchange(world, &wanted))?;
+    let asked = timed(&mut clock.exchange, || exchange(world, &wanted))?;
     // The bytes of each process's range this one holds, and those each asked of this one.
     let gets: Vec<usize> = wanted.parts().map(asked_count).collect();
     let gives: Vec<usize> = asked.parts().map(asked_count).collect();
@@ -654,7 +654,9 @@ fn solve_layer<C: Communicator>(
         x.sweeps += 1;
         progress.sweep_start(n, stats.sweeps);
         let step = how.mpi.answer_step;
-        clock.exchanging(|| exchange_answers(world, &asked, (&gives, &gets), mine, &copy, step))?;
+        timed(&mut clock.exchange, || {
+            exchange_answers(world, &asked, (&gives, &gets), mine, &copy, step)
+        })?;
         let sink = match (&scratch, moves_at) {
             (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
                 dir,
@@ -664,7 +666,9 @@ fn solve_layer<C: Communicator>(
             _ => None,
         };
         let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, sink.as_ref(), progress, false);
-        let (evaluated, changed) = clock.waiting(|| totals(world, &ctx, n, evaluated, changed))?;
+        let (evaluated, changed) = timed(&mut clock.wait, || {
+            totals(world, &ctx, n, evaluated, changed)
+        })?;
         progress.sweep_end(n, stats.sweeps, evaluated, changed);
         stats.evaluations += evaluated;
         if let Some(sink) = sink {
@@ -795,7 +799,7 @@ fn run_rounds<C: Communicator>(
     let mut updates = 0u64;
     loop {
         stats.rounds += 1;
-        let got = clock.exchanging(|| {
+        let got = timed(&mut clock.exchange, || {
             let changes = own_changes(ctx, own);
             let out = Parts::from_pieces(plan.asked.parts().map(|ix| {
                 changes
@@ -819,7 +823,9 @@ fn run_rounds<C: Communicator>(
         for &c in received {
             ctx.cells.get(c >> 8).fetch_and(!CHANGED, Relaxed);
         }
-        let (evaluated, changed) = clock.waiting(|| totals(world, ctx, n, evaluated, changed))?;
+        let (evaluated, changed) = timed(&mut clock.wait, || {
+            totals(world, ctx, n, evaluated, changed)
+        })?;
         progress.round_end(n, stats.rounds, evaluated, changed);
         stats.evaluations += evaluated;
         if changed == 0 {
@@ -856,22 +862,12 @@ struct Clock {
     wait: Duration,
 }
 
-impl Clock {
-    /// Runs `f`, an exchange, and adds its time.
-    fn exchanging<T>(&mut self, f: impl FnOnce() -> T) -> T {
-        let t = Instant::now();
-        let r = f();
-        self.exchange += t.elapsed();
-        r
-    }
-
-    /// Runs `f`, a wait for the other processes, and adds its time.
-    fn waiting<T>(&mut self, f: impl FnOnce() -> T) -> T {
-        let t = Instant::now();
-        let r = f();
-        self.wait += t.elapsed();
-        r
-    }
+/// Runs `f` and adds its time to `spent` (a [`Clock`]'s exchange or wait).
+fn timed<T>(spent: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let r = f();
+    *spent += t.elapsed();
+    r
 }
 
 /// The positions of `own` marked changed, each as its index shifted left by 8 bits over its
