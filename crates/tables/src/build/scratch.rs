@@ -226,10 +226,12 @@ impl MoveSink {
                 BucketSink::File(path, w) => {
                     let (mut w, moves) = w.into_inner().unwrap_or_else(|e| e.into_inner());
                     w.flush().map_err(io(&path))?;
-                    Written::File(path, moves)
+                    (Moves::File(path), moves)
                 }
                 BucketSink::Memory(v) => {
-                    Written::Memory(v.into_inner().unwrap_or_else(|e| e.into_inner()))
+                    let v = v.into_inner().unwrap_or_else(|e| e.into_inner());
+                    let moves = v.len() as u64;
+                    (Moves::Memory(v), moves)
                 }
             });
         }
@@ -242,13 +244,6 @@ impl MoveSink {
 /// [`record`]s in memory.
 enum Moves {
     File(PathBuf),
-    Memory(Vec<u64>),
-}
-
-/// The moves of one bucket as the sweep left them: a file of runs holding a number of
-/// moves, or the [`record`]s in memory.
-enum Written {
-    File(PathBuf, u64),
     Memory(Vec<u64>),
 }
 
@@ -297,9 +292,10 @@ pub(super) struct MoveIndex {
 
 impl MoveIndex {
     /// Sorts each file (one at a time per thread, so memory holds at most one file per
-    /// thread), drops repeated moves, codes the blocks and indexes them.
+    /// thread), drops repeated moves, codes the blocks and indexes them. `stores` holds
+    /// each bucket's moves as the sweep wrote them (runs in a file), with their number.
     fn build(
-        stores: Vec<Written>,
+        stores: Vec<(Moves, u64)>,
         per_bucket: u64,
         count: u64,
         written: u64,
@@ -311,8 +307,8 @@ impl MoveIndex {
             .enumerate()
             .map(|(b, store)| -> Result<MoveBucket, TableError> {
                 let (mut moves, store_path) = match store {
-                    Written::File(path, moves) => (read_runs(&path, moves)?, Some(path)),
-                    Written::Memory(moves) => (moves, None),
+                    (Moves::File(path), moves) => (read_runs(&path, moves)?, Some(path)),
+                    (Moves::Memory(moves), _) => (moves, None),
                 };
                 moves.sort_unstable();
                 moves.dedup();
