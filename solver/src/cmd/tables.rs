@@ -1,7 +1,7 @@
 //! The endgame table subcommands: `solve tables build | probe | info | verify`.
 
 use std::fmt;
-use std::io::BufRead as _;
+use std::io::{BufRead as _, IsTerminal as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -140,13 +140,19 @@ impl fmt::Display for LayerReport {
     }
 }
 
-/// A build's progress: bars over the sweeps of each layer and lines for the rounds on
-/// stderr, and each finished layer's report on stdout.
+/// A build's progress: bars over the sweeps of each layer (a line a minute when stderr is
+/// not a terminal) and lines for the rounds on stderr, and each finished layer's report on
+/// stdout.
 struct Bars {
     bar: Mutex<Option<ProgressBar>>,
     positions: Mutex<u64>,
     /// No bars or progress lines (with `--quiet` or `--json`).
     quiet: bool,
+    /// Stderr is not a terminal: a sweep's bar is hidden, and a line a minute says how far
+    /// it is.
+    plain: bool,
+    /// When the last of those lines (or the sweep's start) was.
+    last_line: Mutex<Instant>,
     json: bool,
     started: Mutex<Instant>,
     /// Where the tables (and the scratch moves) go.
@@ -163,6 +169,8 @@ impl Bars {
             bar: Mutex::new(None),
             positions: Mutex::new(0),
             quiet: quiet || json,
+            plain: !std::io::stderr().is_terminal(),
+            last_line: Mutex::new(Instant::now()),
             json,
             started: Mutex::new(Instant::now()),
             dir: dir.to_path_buf(),
@@ -226,7 +234,7 @@ impl Progress for Bars {
         }
         let disk = if rounds {
             format!(
-                "about {} of scratch moves on disk, then rounds",
+                "at most about {} of scratch moves on disk (an estimate with a margin), then rounds",
                 human_bytes(scratch as f64)
             )
         } else {
@@ -251,11 +259,27 @@ impl Progress for Bars {
         );
         bar.set_prefix(format!("layer {seeds:2} sweep {sweep:2}"));
         bar.enable_steady_tick(Duration::from_millis(500));
+        *self.last_line.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
     }
     fn advance(&self, positions: u64) {
-        if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            b.inc(positions);
+        let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+            return;
+        };
+        b.inc(positions);
+        if !self.plain {
+            return;
+        }
+        let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= Duration::from_secs(60) {
+            *last = Instant::now();
+            let (done, total) = (b.position(), b.length().unwrap_or(0));
+            eprintln!(
+                "{}: {done} of {total} positions ({:.0}%, {:.1} s into the layer)",
+                b.prefix(),
+                100.0 * done as f64 / total.max(1) as f64,
+                self.seconds_into_layer()
+            );
         }
     }
     fn round_end(&self, seeds: usize, round: u32, evaluated: u64, changed: u64) {
