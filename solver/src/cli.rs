@@ -280,6 +280,16 @@ pub struct ProveArgs {
     /// Also prove the value of every legal move (each is a root of the certificate).
     #[arg(long = "all-moves")]
     pub all_moves: bool,
+    /// Prove only whether the side to move gets at least T, not the exact value: 1 asks
+    /// whether it wins, 0 whether it does not lose. The certificate proves the answer
+    /// ("at least T", or "at most T - 1"). Cheaper where the value is far from T.
+    #[arg(
+        long = "at-least",
+        value_name = "T",
+        allow_negative_numbers = true,
+        conflicts_with = "all_moves"
+    )]
+    pub at_least: Option<i32>,
     /// Stop after this many seconds (the state is kept: run again to go on).
     #[arg(
         long = "time-limit",

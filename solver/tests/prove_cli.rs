@@ -63,6 +63,55 @@ fn prove_equals_the_exact_search_and_writes_a_certificate() {
 }
 
 #[test]
+fn at_least_answers_as_the_value_does_and_its_certificate_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rules, holes, seeds, pos) in [
+        ("hoyito2", "4", "2", None),
+        ("hoyito3", "3", "3", None),
+        // North to move.
+        ("hoyito2", "4", "2", Some("0,3,3,2/2,2,2,2 N")),
+    ] {
+        let flags = ["--variant", rules, "--holes", holes, "--seeds", seeds];
+        let at = |extra: &[&str]| {
+            let mut args = flags.to_vec();
+            args.push("prove");
+            args.extend(pos);
+            args.extend_from_slice(extra);
+            args.push("--json");
+            json(&args)
+        };
+        let v = at(&[])["value"].as_i64().unwrap();
+        for t in [v - 3, v, v + 1, v + 4] {
+            let cert = dir.path().join(format!("{rules}-{holes}-{t}.cert"));
+            let c = cert.to_str().unwrap();
+            let t_arg = t.to_string();
+            let r = at(&["--at-least", &t_arg, "--certificate", c]);
+            let what = format!("{rules} {holes}x{seeds} {pos:?} value {v}, at least {t}");
+            assert_eq!(r["complete"], true, "{what}");
+            assert_eq!(r["at_least"]["threshold"], t, "{what}");
+            assert_eq!(r["at_least"]["holds"], v >= t, "{what}");
+            let [lo, hi] = [0, 1].map(|i| r["bounds"][i].as_i64().unwrap());
+            assert!(lo <= v && v <= hi, "{what}: bounds {lo}..{hi}");
+            assert_eq!(r["best"], Value::Null);
+            // The checker proves the answer, from South's view.
+            let mut check = flags.to_vec();
+            check.extend(["check-proof", c, "--json"]);
+            let checked = json(&check);
+            let roots = checked["roots"].as_array().unwrap();
+            assert_eq!(roots.len(), 1, "{what}: {checked}");
+            let south = if pos.is_some_and(|p| p.ends_with('N')) { -1 } else { 1 };
+            let (kind, bound) = match (south == 1, v >= t) {
+                (true, true) => ("ge", t),
+                (true, false) => ("le", t - 1),
+                (false, true) => ("le", -t),
+                (false, false) => ("ge", 1 - t),
+            };
+            assert_eq!(roots[0]["claim"], format!("{kind} {bound}"), "{what}: {checked}");
+        }
+    }
+}
+
+#[test]
 fn prove_over_tables_equals_the_tables_built_values() {
     let tables = built_tables("12");
     let t = tables.path().to_str().unwrap();
@@ -118,6 +167,8 @@ fn bad_arguments_are_refused() {
         &["prove", "--time-limit", "0"],
         &["prove", "--tables", "/nonexistent/tables"],
         &["prove", "1,2,3/4,5 S"],
+        &["prove", "--at-least", "1", "--all-moves"],
+        &["prove", "--at-least", "x"],
     ] {
         let (ok, out, err) = run(args);
         assert!(!ok, "{args:?}");

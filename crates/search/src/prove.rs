@@ -85,11 +85,7 @@ impl<const W: usize> Prove<W> {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<i32, (i32, i32)> {
-        let budget = Budget {
-            stop,
-            deadline,
-            node_limit: u64::MAX,
-        };
+        let budget = budget(stop, deadline);
         self.prover.start(deadline);
         let south = p.side_to_move() == Side::South;
         let guess = guess.map(|g| if south { g } else { -g });
@@ -107,15 +103,38 @@ impl<const W: usize> Prove<W> {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<Option<Move>, ()> {
-        let budget = Budget {
-            stop,
-            deadline,
-            node_limit: u64::MAX,
-        };
+        let budget = budget(stop, deadline);
         self.prover
             .keeping_move(self.probe.as_deref(), &budget, p, v)
             .map(|c| c.map(|c| c.mv))
             .map_err(|_| ())
+    }
+
+    /// Whether the value of `p` for its side to move is at least `t` (one threshold proof,
+    /// not the exact value); `Err(())` on a stop or past `deadline`.
+    #[allow(clippy::result_unit_err)]
+    pub fn at_least(
+        &mut self,
+        p: &Position<W>,
+        t: i32,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Result<bool, ()> {
+        let budget = budget(stop, deadline);
+        self.prover.start(deadline);
+        self.prover
+            .at_least(self.probe.as_deref(), &budget, p, t)
+            .map_err(|_| ())
+    }
+
+    /// The bounds of the value of `p` for its side to move that are proven so far.
+    pub fn bounds(&mut self, p: &Position<W>) -> (i32, i32) {
+        let (lo, hi) = self.prover.known(self.probe.as_deref(), p);
+        if p.side_to_move() == Side::South {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        }
     }
 
     /// Flushes the record; its first write error, if any.
@@ -129,6 +148,15 @@ impl<const W: usize> Prove<W> {
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+}
+
+/// A budget that ends at `stop` or `deadline`, with no limit on the work.
+fn budget(stop: &AtomicBool, deadline: Option<Instant>) -> Budget<'_> {
+    Budget {
+        stop,
+        deadline,
+        node_limit: u64::MAX,
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
-use hoyito_rules::{Diagram, Position, Probe, Rules, Side};
+use hoyito_rules::{Child, Diagram, Move, Position, Probe, Rules, Side};
 use hoyito_search::certificate::{self, Kind, Recorder, Root};
 use hoyito_search::{Config, Gauge, Limits, Prove, Searcher};
 use hoyito_tables::Tables;
@@ -44,6 +44,15 @@ struct CertificateReport {
     seconds: f64,
 }
 
+/// The answer to `--at-least T`, for the side to move.
+#[derive(Serialize)]
+struct ThresholdReport {
+    threshold: i32,
+    /// Whether the side to move gets at least `threshold` (`None`: stopped before it was
+    /// decided).
+    holds: Option<bool>,
+}
+
 /// What `solve prove` prints.
 #[derive(Serialize)]
 struct ProveReport {
@@ -52,8 +61,11 @@ struct ProveReport {
     tables_max_seeds: usize,
     /// The value the proofs started next to (a depth-limited search's), for the side to move.
     guess: Option<i32>,
+    /// With `--at-least`: the question asked and its proven answer.
+    at_least: Option<ThresholdReport>,
     /// Whether everything asked is proven: the value, a move that keeps it and, with
-    /// `--all-moves`, every move's value (else the run stopped).
+    /// `--all-moves`, every move's value; with `--at-least`, its answer (else the run
+    /// stopped).
     complete: bool,
     /// The proven value for the side to move (`None`: not proven; `bounds` is what was).
     value: Option<i32>,
@@ -86,7 +98,29 @@ impl fmt::Display for ProveReport {
         if let Some(g) = self.guess {
             writeln!(f, "guess: {g}")?;
         }
+        if let Some(t) = &self.at_least {
+            let (lo, hi) = (self.bounds[0], self.bounds[1]);
+            match t.holds {
+                Some(true) => writeln!(
+                    f,
+                    "at least {}: yes, proven (for the side to move; proven bounds {lo} to {hi})",
+                    t.threshold
+                )?,
+                Some(false) => writeln!(
+                    f,
+                    "at least {}: no, at most {}, proven (for the side to move; proven bounds {lo} to {hi})",
+                    t.threshold,
+                    t.threshold - 1
+                )?,
+                None => writeln!(
+                    f,
+                    "at least {}: not decided, proven bounds {lo} to {hi} (stopped; run again with the same --state to go on)",
+                    t.threshold
+                )?,
+            }
+        }
         match self.value {
+            _ if self.at_least.is_some() => {}
             Some(v) if !self.complete => writeln!(
                 f,
                 "value: {v} (proven, for the side to move); stopped before the moves were proven: run again with the same --state to go on"
@@ -329,7 +363,8 @@ fn prove_sized<const W: usize>(
         (n > tables_max && q.is_live())
             .then(|| searcher.search(q, &Limits::depth(a.guess_depth)).score)
     };
-    let guess = guess_of(&p);
+    // (`--at-least` asks one threshold, and needs no guess.)
+    let guess = a.at_least.is_none().then(|| guess_of(&p)).flatten();
 
     let mut prover = Prove::<W>::new(*rules, tables.as_ref().map(probe));
     prover.learn(&resumed);
@@ -343,8 +378,15 @@ fn prove_sized<const W: usize>(
     let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
     let done = AtomicBool::new(false);
 
-    let (outcome, best, moves) = std::thread::scope(|s| {
+    let (outcome, threshold, best, moves) = std::thread::scope(|s| {
         s.spawn(|| progress(&gauge, &done, start));
+        if let Some(t) = a.at_least {
+            let holds = prover.at_least(&p, t, &stop, deadline).ok();
+            let (lo, hi) = prover.bounds(&p);
+            let outcome = if lo == hi { Ok(lo) } else { Err((lo, hi)) };
+            done.store(true, Ordering::Relaxed);
+            return (outcome, holds.map(|h| (t, h)), None, None);
+        }
         let outcome = prover.value(&p, guess, &stop, deadline);
         let mut best = None;
         let mut moves = None;
@@ -370,7 +412,7 @@ fn prove_sized<const W: usize>(
             }
         }
         done.store(true, Ordering::Relaxed);
-        (outcome, best, moves)
+        (outcome, None, best, moves)
     });
     let explored = prover.explored();
     let claims_recorded = gauge.claims.load(Ordering::Relaxed);
@@ -380,64 +422,40 @@ fn prove_sized<const W: usize>(
     drop(prover);
     let legal = p.moves(rules);
     let moves = moves.filter(|m| m.len() == legal.len());
-    let complete = outcome.is_ok()
-        && (best.is_some() || legal.is_empty())
-        && (!a.all_moves || moves.is_some());
+    let complete = match a.at_least {
+        Some(_) => threshold.is_some(),
+        None => {
+            outcome.is_ok()
+                && (best.is_some() || legal.is_empty())
+                && (!a.all_moves || moves.is_some())
+        }
+    };
     let keep_state = !state.temporary;
 
-    let mut certificate = None;
-    if let (true, Ok(v), Some(path)) = (complete, outcome, &a.certificate) {
-        let t0 = Instant::now();
-        let vs = south(&p, v);
-        let mut roots = vec![
-            Root {
+    // The claims the certificate proves: the answer to `--at-least`, else the value, a move
+    // that keeps it and, with `--all-moves`, every move's value.
+    let roots = match (complete, threshold, outcome) {
+        (false, _, _) => None,
+        (true, Some((t, holds)), _) => {
+            // For the side to move: at least t, or at most t - 1; in South's view.
+            let (kind, bound) = match (p.side_to_move() == Side::South, holds) {
+                (true, true) => (Kind::AtLeast, t),
+                (true, false) => (Kind::AtMost, t - 1),
+                (false, true) => (Kind::AtMost, -t),
+                (false, false) => (Kind::AtLeast, 1 - t),
+            };
+            Some(vec![Root {
                 position: p,
-                kind: Kind::AtLeast,
-                bound: vs,
-            },
-            Root {
-                position: p,
-                kind: Kind::AtMost,
-                bound: vs,
-            },
-        ];
-        let mover_kind = if p.side_to_move() == Side::South {
-            Kind::AtLeast
-        } else {
-            Kind::AtMost
-        };
-        for c in legal.children() {
-            let g = south(&p, c.gain as i32);
-            if c.ended_game {
-                continue;
-            }
-            if Some(c.mv) == best {
-                // The best move keeps the value.
-                roots.push(Root {
-                    position: c.position,
-                    kind: mover_kind,
-                    bound: vs - g,
-                });
-            }
-            if let Some(all) = &moves {
-                if let Some(&(_, w)) = all.iter().find(|(m, _)| m.mv == c.mv) {
-                    let ws = south(&c.position, w);
-                    for kind in [Kind::AtLeast, Kind::AtMost] {
-                        roots.push(Root {
-                            position: c.position,
-                            kind,
-                            bound: ws,
-                        });
-                    }
-                }
-            }
+                kind,
+                bound,
+            }])
         }
-        let mut seen = Vec::new();
-        roots.retain(|r| {
-            let new = !seen.contains(r);
-            seen.push(*r);
-            new
-        });
+        (true, None, Ok(v)) => Some(value_roots(rules, &p, v, best, moves.as_deref())),
+        (true, None, Err(_)) => None,
+    };
+    let mut certificate = None;
+    if let (Some(roots), Some(path)) = (roots, &a.certificate) {
+        let t0 = Instant::now();
         let file = File::open(&record_path)
             .with_context(|| format!("cannot read {}", record_path.display()))?;
         let (record, _) = certificate::read_record::<W>(rules, std::io::BufReader::new(file))
@@ -473,6 +491,10 @@ fn prove_sized<const W: usize>(
         rules: certificate::rules_line(rules),
         tables_max_seeds: tables_max,
         guess,
+        at_least: a.at_least.map(|t| ThresholdReport {
+            threshold: t,
+            holds: threshold.map(|(_, h)| h),
+        }),
         complete,
         value,
         bounds,
@@ -493,4 +515,66 @@ fn prove_sized<const W: usize>(
         state: keep_state.then(|| state.dir.display().to_string()),
         certificate,
     })
+}
+
+/// The root claims of a proven value `v` of `p` (for its side to move): the value, the
+/// move `best` that keeps it and, given, every move's value.
+fn value_roots<const W: usize>(
+    rules: &Rules,
+    p: &Position<W>,
+    v: i32,
+    best: Option<Move>,
+    moves: Option<&[(Child<W>, i32)]>,
+) -> Vec<Root<W>> {
+    let vs = south(p, v);
+    let mut roots = vec![
+        Root {
+            position: *p,
+            kind: Kind::AtLeast,
+            bound: vs,
+        },
+        Root {
+            position: *p,
+            kind: Kind::AtMost,
+            bound: vs,
+        },
+    ];
+    let mover_kind = if p.side_to_move() == Side::South {
+        Kind::AtLeast
+    } else {
+        Kind::AtMost
+    };
+    for c in p.moves(rules).children() {
+        let g = south(p, c.gain as i32);
+        if c.ended_game {
+            continue;
+        }
+        if Some(c.mv) == best {
+            // The best move keeps the value.
+            roots.push(Root {
+                position: c.position,
+                kind: mover_kind,
+                bound: vs - g,
+            });
+        }
+        if let Some(all) = moves {
+            if let Some(&(_, w)) = all.iter().find(|(m, _)| m.mv == c.mv) {
+                let ws = south(&c.position, w);
+                for kind in [Kind::AtLeast, Kind::AtMost] {
+                    roots.push(Root {
+                        position: c.position,
+                        kind,
+                        bound: ws,
+                    });
+                }
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    roots.retain(|r| {
+        let new = !seen.contains(r);
+        seen.push(*r);
+        new
+    });
+    roots
 }
