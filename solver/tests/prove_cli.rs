@@ -99,14 +99,18 @@ fn at_least_answers_as_the_value_does_and_its_certificate_checks() {
             let checked = json(&check);
             let roots = checked["roots"].as_array().unwrap();
             assert_eq!(roots.len(), 1, "{what}: {checked}");
-            let south = if pos.is_some_and(|p| p.ends_with('N')) { -1 } else { 1 };
-            let (kind, bound) = match (south == 1, v >= t) {
+            let south_moves = !pos.is_some_and(|p| p.ends_with('N'));
+            let (kind, bound) = match (south_moves, v >= t) {
                 (true, true) => ("ge", t),
                 (true, false) => ("le", t - 1),
                 (false, true) => ("le", -t),
                 (false, false) => ("ge", 1 - t),
             };
-            assert_eq!(roots[0]["claim"], format!("{kind} {bound}"), "{what}: {checked}");
+            assert_eq!(
+                roots[0]["claim"],
+                format!("{kind} {bound}"),
+                "{what}: {checked}"
+            );
         }
     }
 }
