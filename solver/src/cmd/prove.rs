@@ -182,6 +182,16 @@ fn south<const W: usize>(p: &Position<W>, v: i32) -> i32 {
     }
 }
 
+/// The kind of claim that bounds the value of `p` from the side of its side to move, in
+/// South's view: "at least" where South moves, "at most" where North does.
+fn mover_kind<const W: usize>(p: &Position<W>) -> Kind {
+    if p.side_to_move() == Side::South {
+        Kind::AtLeast
+    } else {
+        Kind::AtMost
+    }
+}
+
 /// The state folder: its record of claims (opened for appending), the claims it held, and
 /// whether it is a temporary one.
 struct State {
@@ -438,11 +448,10 @@ fn prove_sized<const W: usize>(
         (false, _, _) => None,
         (true, Some((t, holds)), _) => {
             // For the side to move: at least t, or at most t - 1; in South's view.
-            let (kind, bound) = match (p.side_to_move() == Side::South, holds) {
-                (true, true) => (Kind::AtLeast, t),
-                (true, false) => (Kind::AtMost, t - 1),
-                (false, true) => (Kind::AtMost, -t),
-                (false, false) => (Kind::AtLeast, 1 - t),
+            let (kind, bound) = match (mover_kind(&p), holds) {
+                (k, true) => (k, south(&p, t)),
+                (Kind::AtLeast, false) => (Kind::AtMost, south(&p, t - 1)),
+                (Kind::AtMost, false) => (Kind::AtLeast, south(&p, t - 1)),
             };
             Some(vec![Root {
                 position: p,
@@ -539,11 +548,7 @@ fn value_roots<const W: usize>(
             bound: vs,
         },
     ];
-    let mover_kind = if p.side_to_move() == Side::South {
-        Kind::AtLeast
-    } else {
-        Kind::AtMost
-    };
+    let mover_kind = mover_kind(p);
     for c in p.moves(rules).children() {
         let g = south(p, c.gain as i32);
         if c.ended_game {
