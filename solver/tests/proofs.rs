@@ -15,6 +15,7 @@ use common::run;
 
 const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/proofs");
 const BOOK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/book");
+const BOUNDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/proofs/bounds");
 const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// Every certificate of folder `dir` with its header.
@@ -109,11 +110,61 @@ fn the_proven_starts_name_their_tables_and_values() {
     }
 }
 
+/// The start of 2x6 with `seeds` a hole, as a certificate's root names it.
+fn start_board(seeds: usize) -> String {
+    let row = vec![seeds.to_string(); 6].join(",");
+    format!("{row}/{row} S")
+}
+
+/// The bounds proven where the value is not (`solve prove --at-least T`): each certificate of
+/// `data/proofs/bounds` has one root claim, on the start with the seeds its name gives, and
+/// `bounds.jsonl` names it with that claim, its threshold and its answer.
+#[test]
+fn the_proven_bounds_name_their_claims() {
+    let table = std::fs::read_to_string(format!("{BOUNDS}/bounds.jsonl")).unwrap();
+    let certs = certificates_in(BOUNDS);
+    assert_eq!(certs.len(), table.lines().count());
+    for (path, header) in &certs {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(header.starts_with("hoyito-certificate 1\n"), "{name}");
+        let roots: Vec<&str> = header.lines().filter(|l| l.starts_with("root ")).collect();
+        assert_eq!(roots.len(), 1, "{name}");
+        // hoyito2-seeds6-ge1.cert: 6 a hole.
+        let k = name.find("-seeds").unwrap() + 6;
+        let seeds: usize = name[k..k + 1].parse().unwrap();
+        let claim = roots[0]
+            .strip_prefix(&format!("root {} ", start_board(seeds)))
+            .unwrap_or_else(|| panic!("{name}: {}", roots[0]));
+        let row = table
+            .lines()
+            .find(|l| l.contains(&format!("data/proofs/bounds/{name}")))
+            .unwrap_or_else(|| panic!("{name} is not in bounds.jsonl"));
+        let v: serde_json::Value = serde_json::from_str(row).unwrap();
+        assert_eq!(v["seeds"].as_u64().unwrap() as usize, seeds, "{name}");
+        assert!(header.contains(&format!("variant={} ", v["rules"].as_str().unwrap())));
+        assert_eq!(v["claim"], claim, "{name}");
+        // South moves at the start: at least T holds as "ge T", fails as "le T - 1".
+        let t = v["at_least"].as_i64().unwrap();
+        let expected = match v["holds"].as_bool().unwrap() {
+            true => format!("ge {t}"),
+            false => format!("le {}", t - 1),
+        };
+        assert_eq!(claim, expected, "{name}");
+        let (ok, out, err) = run(&["check-proof", path.to_str().unwrap()]);
+        assert!(!ok && out.is_empty());
+        assert!(err.contains("--tables"), "{err}");
+    }
+}
+
 #[test]
 #[ignore = "needs the tables up to 32 seeds of Hoyito II and 28 of Hoyito III: set HOYITO_TABLES"]
 fn the_proven_starts_are_accepted_with_their_tables() {
     let dir = std::env::var("HOYITO_TABLES").expect("HOYITO_TABLES names the tables folder");
-    for (path, _) in certificates().into_iter().chain(certificates_in(BOOK)) {
+    for (path, _) in certificates()
+        .into_iter()
+        .chain(certificates_in(BOOK))
+        .chain(certificates_in(BOUNDS))
+    {
         let (ok, out, err) = run(&["check-proof", path.to_str().unwrap(), "--tables", &dir]);
         assert!(ok, "{path:?}: {err}");
         assert!(out.contains("accepted"), "{out}");

@@ -264,7 +264,8 @@ impl Drop for State {
 }
 
 /// Reports progress on stderr until `done`: a spinner on a terminal, else a line a minute.
-fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant) {
+/// `at_least`: the one threshold asked, if that is all.
+fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant, at_least: Option<i32>) {
     let terminal = std::io::stderr().is_terminal();
     let bar = terminal.then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -276,10 +277,11 @@ fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant) {
         std::thread::sleep(Duration::from_millis(200));
         let explored = gauge.explored.load(Ordering::Relaxed);
         let secs = start.elapsed().as_secs_f64();
-        let stage = match gauge.stage.load(Ordering::Relaxed) {
-            0 => "the value".to_string(),
-            1 => "the best move".to_string(),
-            k => format!("move {}", k - 1),
+        let stage = match (gauge.stage.load(Ordering::Relaxed), at_least) {
+            (_, Some(t)) => format!("at least {t}"),
+            (0, None) => "the value".to_string(),
+            (1, None) => "the best move".to_string(),
+            (k, None) => format!("move {}", k - 1),
         };
         let msg = format!(
             "proving {stage}: explored {explored}, proofs {}, claims {}, proof at {} seeds, largest graph {}, {:.0} positions/s",
@@ -389,7 +391,7 @@ fn prove_sized<const W: usize>(
     let done = AtomicBool::new(false);
 
     let (outcome, threshold, best, moves) = std::thread::scope(|s| {
-        s.spawn(|| progress(&gauge, &done, start));
+        s.spawn(|| progress(&gauge, &done, start, a.at_least));
         if let Some(t) = a.at_least {
             let holds = prover.at_least(&p, t, &stop, deadline).ok();
             let (lo, hi) = prover.bounds(&p);
