@@ -77,14 +77,7 @@ fn the_proven_starts_name_their_tables_and_values() {
             // A start with another seed count: the table of seed counts names it, with its
             // value for South, and its root is that start.
             let seeds: usize = name[k + 6..name.len() - 5].parse().unwrap();
-            assert_eq!(
-                words[1],
-                {
-                    let row = vec![seeds.to_string(); 6].join(",");
-                    format!("{row}/{row}")
-                },
-                "{name}"
-            );
+            assert_eq!(words[1], start_board(seeds), "{name}");
             let table = std::fs::read_to_string(format!("{PROOFS}/seed-counts.jsonl")).unwrap();
             let row = table
                 .lines()
@@ -110,10 +103,10 @@ fn the_proven_starts_name_their_tables_and_values() {
     }
 }
 
-/// The start of 2x6 with `seeds` a hole, as a certificate's root names it.
+/// The board of the 2x6 start with `seeds` a hole, as a certificate's root names it.
 fn start_board(seeds: usize) -> String {
     let row = vec![seeds.to_string(); 6].join(",");
-    format!("{row}/{row} S")
+    format!("{row}/{row}")
 }
 
 /// The bounds proven where the value is not (`solve prove --at-least T`): each certificate of
@@ -133,7 +126,7 @@ fn the_proven_bounds_name_their_claims() {
         let k = name.find("-seeds").unwrap() + 6;
         let seeds: usize = name[k..k + 1].parse().unwrap();
         let claim = roots[0]
-            .strip_prefix(&format!("root {} ", start_board(seeds)))
+            .strip_prefix(&format!("root {} S ", start_board(seeds)))
             .unwrap_or_else(|| panic!("{name}: {}", roots[0]));
         let row = table
             .lines()
