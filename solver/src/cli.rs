@@ -16,6 +16,10 @@ pub const DEFAULT_TABLES_DIR: &str = "data/tables";
 /// Positions are written as in RULES.md: South's row, '/', North's row, each in sowing
 /// order, the side to move, and optionally the seeds captured so far, e.g.
 /// "4,4,4,4,4,4/4,4,4,4,4,4 S 0-0". A move is a hole number 1..H in the mover's own row.
+///
+/// Long jobs (prove, tables build, tables verify --full) show a progress bar on a terminal;
+/// when stderr is a log file or a pipe they print a plain line a minute instead, or every N
+/// seconds with the environment variable SOLVE_PROGRESS_EVERY=N (0: at every step).
 #[derive(Parser, Debug)]
 #[command(name = "solve", version, about, long_about)]
 pub struct Cli {

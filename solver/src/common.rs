@@ -6,6 +6,7 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Position, Position6, Rules, Side};
@@ -330,6 +331,7 @@ fn at_least_one(flag: &str, value: Option<u64>) -> Result<()> {
 /// [`MAX_THREADS`], transposition tables within the machine's memory, and counts that must
 /// be positive. The commands check the rest (positions, moves, tables) as they read them.
 pub fn check_limits(cli: &Cli) -> Result<()> {
+    progress_every()?;
     match &cli.command {
         Command::Perft(a) => check_threads(a.threads),
         Command::Prove(a) => check_threads(a.threads),
@@ -387,6 +389,29 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Engine
         | Command::CheckProof(_) => Ok(()),
     }
+}
+
+/// The environment variable that sets how often a long job (`prove`, `tables build`,
+/// `tables verify --full`) prints a progress line when stderr is not a terminal (a log
+/// file, a pipe): every that many seconds, 0 for at every step.
+pub const PROGRESS_EVERY_VAR: &str = "SOLVE_PROGRESS_EVERY";
+
+/// How often a long job prints a progress line when stderr is not a terminal: every
+/// [`PROGRESS_EVERY_VAR`] seconds, else every minute. An error says what is wrong with the
+/// variable.
+pub fn progress_every() -> Result<Duration> {
+    let Some(v) = std::env::var_os(PROGRESS_EVERY_VAR) else {
+        return Ok(Duration::from_secs(60));
+    };
+    v.to_str()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(Duration::from_secs)
+        .with_context(|| {
+            format!(
+                "{PROGRESS_EVERY_VAR}={} is not a whole number of seconds",
+                v.to_string_lossy()
+            )
+        })
 }
 
 /// The stop flag, raised by Ctrl-C: the one handler of the process, installed by the first

@@ -362,3 +362,58 @@ fn build_keeps_within_max_memory() {
     );
     assert!(!folder.join("layer-12.hyt").exists());
 }
+
+/// Runs `solve` with `SOLVE_PROGRESS_EVERY` set to `every`: whether it succeeded, and its
+/// standard error (a pipe, not a terminal, so the progress comes as plain lines).
+fn run_every(every: &str, args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("SOLVE_PROGRESS_EVERY", every)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// When stderr is not a terminal, a sweep says how far it is in plain lines, as often as
+/// `SOLVE_PROGRESS_EVERY` says (a minute by default, which these builds never reach), for a
+/// build and for a full verification; `--quiet` silences them, and a value that is not a
+/// number of seconds is refused before any work.
+#[test]
+fn plain_progress_lines_come_as_often_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let sweep_lines = |err: &str| {
+        err.lines()
+            .filter(|l| l.starts_with("layer  8 sweep ") && l.contains(" of 75582 positions ("))
+            .count()
+    };
+    let build = ["tables", "--dir", d, "build", "--max-seeds", "8"];
+    let (ok_, err) = run_every("0", &build);
+    assert!(ok_, "{err}");
+    // Layer 8 is swept to its end, 38 sweeps: at least a line each.
+    assert!(sweep_lines(&err) >= 38, "{err}");
+    assert!(err.contains("(100%, "), "{err}");
+
+    let verify = ["tables", "--dir", d, "verify", "--full"];
+    let (ok_, err) = run_every("0", &verify);
+    assert!(ok_, "{err}");
+    assert!(sweep_lines(&err) >= 2, "{err}");
+    let (ok_, err) = run_every("60", &verify);
+    assert!(ok_, "{err}");
+    assert_eq!(sweep_lines(&err), 0, "{err}");
+    let (ok_, err) = run_every("0", &["tables", "--dir", d, "verify", "--full", "--quiet"]);
+    assert!(ok_, "{err}");
+    assert_eq!(sweep_lines(&err), 0, "{err}");
+
+    for bad in ["soon", "-1", "1.5", ""] {
+        let (ok_, err) = run_every(bad, &verify);
+        assert!(!ok_, "{bad:?} accepted");
+        assert!(
+            err.contains("SOLVE_PROGRESS_EVERY") && err.contains("whole number of seconds"),
+            "{bad:?}: {err}"
+        );
+    }
+}

@@ -263,9 +263,15 @@ impl Drop for State {
     }
 }
 
-/// Reports progress on stderr until `done`: a spinner on a terminal, else a line a minute.
-/// `at_least`: the one threshold asked, if that is all.
-fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant, at_least: Option<i32>) {
+/// Reports progress on stderr until `done`: a spinner on a terminal, else a line `every`
+/// so often. `at_least`: the one threshold asked, if that is all.
+fn progress(
+    gauge: &Gauge,
+    done: &AtomicBool,
+    start: Instant,
+    at_least: Option<i32>,
+    every: Duration,
+) {
     let terminal = std::io::stderr().is_terminal();
     let bar = terminal.then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -293,7 +299,7 @@ fn progress(gauge: &Gauge, done: &AtomicBool, start: Instant, at_least: Option<i
         );
         match &bar {
             Some(b) => b.set_message(msg),
-            None if last_line.elapsed() >= Duration::from_secs(60) => {
+            None if last_line.elapsed() >= every => {
                 last_line = Instant::now();
                 eprintln!("[{secs:.0} s] {msg}");
             }
@@ -389,9 +395,10 @@ fn prove_sized<const W: usize>(
     let stop = crate::common::stop_flag();
     let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
     let done = AtomicBool::new(false);
+    let every = crate::common::progress_every()?;
 
     let (outcome, threshold, best, moves) = std::thread::scope(|s| {
-        s.spawn(|| progress(&gauge, &done, start, a.at_least));
+        s.spawn(|| progress(&gauge, &done, start, a.at_least, every));
         if let Some(t) = a.at_least {
             let holds = prover.at_least(&p, t, &stop, deadline).ok();
             let (lo, hi) = prover.bounds(&p);

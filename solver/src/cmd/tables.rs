@@ -140,17 +140,18 @@ impl fmt::Display for LayerReport {
     }
 }
 
-/// A build's progress: bars over the sweeps of each layer (a line a minute when stderr is
-/// not a terminal) and lines for the rounds on stderr, and each finished layer's report on
+/// A build's progress: bars over the sweeps of each layer (a line a minute, or as
+/// [`crate::common::progress_every`] says, when stderr is not a terminal) and lines for the rounds on stderr, and each finished layer's report on
 /// stdout.
 struct Bars {
     bar: Mutex<Option<ProgressBar>>,
     positions: Mutex<u64>,
     /// No bars or progress lines (with `--quiet` or `--json`).
     quiet: bool,
-    /// Stderr is not a terminal: a sweep's bar is hidden, and a line a minute says how far
-    /// it is.
+    /// Stderr is not a terminal: a sweep's bar is hidden, and a line every `every` says how
+    /// far it is.
     plain: bool,
+    every: Duration,
     /// When the last of those lines (or the sweep's start) was.
     last_line: Mutex<Instant>,
     json: bool,
@@ -164,19 +165,20 @@ struct Bars {
 }
 
 impl Bars {
-    fn new(quiet: bool, json: bool, dir: &Path) -> Self {
-        Bars {
+    fn new(quiet: bool, json: bool, dir: &Path) -> Result<Self> {
+        Ok(Bars {
             bar: Mutex::new(None),
             positions: Mutex::new(0),
             quiet: quiet || json,
             plain: !std::io::stderr().is_terminal(),
+            every: crate::common::progress_every()?,
             last_line: Mutex::new(Instant::now()),
             json,
             started: Mutex::new(Instant::now()),
             dir: dir.to_path_buf(),
             counted: "changed",
             stop: None,
-        }
+        })
     }
 
     /// The same, for a build that stops cleanly on Ctrl-C (one process: a build over MPI
@@ -271,7 +273,7 @@ impl Progress for Bars {
             return;
         }
         let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed() >= Duration::from_secs(60) {
+        if last.elapsed() >= self.every {
             *last = Instant::now();
             let (done, total) = (b.position(), b.length().unwrap_or(0));
             eprintln!(
@@ -355,7 +357,7 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     #[cfg(not(feature = "mpi"))]
     let report = {
         use crate::common::available_mib;
-        let bars = Bars::new(a.quiet, json, dir).stopping();
+        let bars = Bars::new(a.quiet, json, dir)?.stopping();
         // The flag and what the machine has available now, the smaller (none where unknown).
         let max_memory = [a.max_memory, available_mib()]
             .into_iter()
@@ -418,7 +420,7 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
             .build_global()
             .context("cannot start the thread pool")?;
     }
-    let bars = Bars::new(a.quiet, json, dir);
+    let bars = Bars::new(a.quiet, json, dir)?;
     let quiet = hoyito_tables::Quiet;
     let progress: &dyn Progress = if rank == 0 { &bars } else { &quiet };
     let options = hoyito_tables::BuildOptions {
@@ -894,7 +896,7 @@ fn verify_full(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<
             bail!("no layer of {n} seeds in {}", dir.display());
         }
     }
-    let bars = Bars::new(a.quiet, json, dir).counting("grounded");
+    let bars = Bars::new(a.quiet, json, dir)?.counting("grounded");
     let options = FullOptions {
         graph_bytes: a.graph_mb.saturating_mul(1 << 20),
     };
