@@ -140,9 +140,9 @@ impl fmt::Display for LayerReport {
     }
 }
 
-/// A build's progress: bars over the sweeps of each layer (a line a minute, or as
-/// [`crate::common::progress_every`] says, when stderr is not a terminal) and lines for the rounds on stderr, and each finished layer's report on
-/// stdout.
+/// A build's progress: bars over the sweeps of each layer (plain lines as often as
+/// [`crate::common::progress_every`] says when stderr is not a terminal) and lines for the
+/// rounds on stderr, and each finished layer's report on stdout.
 struct Bars {
     bar: Mutex<Option<ProgressBar>>,
     positions: Mutex<u64>,
