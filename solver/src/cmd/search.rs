@@ -292,11 +292,11 @@ impl Watchdog {
                 r.note = Some(match r.best {
                     Some(_) => "answered at the time limit from the last finished iteration: \
                                 the search had not returned (a long relay sowing cannot be \
-                                interrupted)"
+                                interrupted, and a busy machine can delay the answer)"
                         .to_string(),
                     None => "no move within the time limit: the search had not returned \
                              one (a long relay sowing, as in generating this position's moves, \
-                             cannot be interrupted)"
+                             cannot be interrupted, and a busy machine can delay the answer)"
                         .to_string(),
                 });
                 if emit(&r, json).is_err() {
