@@ -1,9 +1,8 @@
 //! The certificates of the proven starts and first moves kept in `data/proofs/`: each names the rules and
-//! tables it rests on and the value it proves; with the tables (up to 32 seeds of Hoyito II
-//! and 28 of Hoyito III, in one folder: `solve tables build --max-seeds 32`, about 91
-//! minutes and 36 GB of scratch, and `solve --variant hoyito3 tables build --max-seeds 28`,
-//! 49 minutes on a loaded machine; too much for CI; certificates that need fewer seeds are
-//! checked with them too) the independent checker accepts them:
+//! tables it rests on and the value it proves; with the tables (up to 32 seeds of both
+//! variants, in one folder: `solve [--variant hoyito3] tables build --max-seeds 32`, about
+//! 91 and 97 minutes and 36 GB of scratch each; too much for CI; certificates that need
+//! fewer seeds are checked with them too) the independent checker accepts them:
 //!
 //! ```sh
 //! HOYITO_TABLES=DIR cargo test --release -p hoyito-solver --test proofs -- --ignored
@@ -150,7 +149,7 @@ fn the_proven_bounds_name_their_claims() {
 }
 
 #[test]
-#[ignore = "needs the tables up to 32 seeds of Hoyito II and 28 of Hoyito III: set HOYITO_TABLES"]
+#[ignore = "needs the tables up to 32 seeds of both variants: set HOYITO_TABLES"]
 fn the_proven_starts_are_accepted_with_their_tables() {
     let dir = std::env::var("HOYITO_TABLES").expect("HOYITO_TABLES names the tables folder");
     for (path, _) in certificates()
