@@ -121,7 +121,7 @@ fn the_proven_bounds_name_their_claims() {
         assert!(header.starts_with("hoyito-certificate 1\n"), "{name}");
         let roots: Vec<&str> = header.lines().filter(|l| l.starts_with("root ")).collect();
         assert_eq!(roots.len(), 1, "{name}");
-        // hoyito2-seeds6-ge48.cert: 6 a hole.
+        // hoyito2-seeds6-ge60.cert: 6 a hole.
         let k = name.find("-seeds").unwrap() + 6;
         let seeds: usize = name[k..k + 1].parse().unwrap();
         let claim = roots[0]
