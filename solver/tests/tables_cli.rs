@@ -366,15 +366,11 @@ fn build_keeps_within_max_memory() {
 /// Runs `solve` with `SOLVE_PROGRESS_EVERY` set to `every`: whether it succeeded, and its
 /// standard error (a pipe, not a terminal, so the progress comes as plain lines).
 fn run_every(every: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
-        .env("SOLVE_PROGRESS_EVERY", every)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (ok, _, err) = common::outcome(common::solve_with_env(
+        &[("SOLVE_PROGRESS_EVERY", every)],
+        args,
+    ));
+    (ok, err)
 }
 
 /// When stderr is not a terminal, a sweep says how far it is in plain lines, as often as

@@ -8,7 +8,13 @@ use serde_json::Value;
 
 /// Runs `solve` with these arguments.
 pub fn solve(args: &[&str]) -> Output {
+    solve_with_env(&[], args)
+}
+
+/// Runs `solve` with these arguments and these environment variables set.
+pub fn solve_with_env(env: &[(&str, &str)], args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_solve"))
+        .envs(env.iter().copied())
         .args(args)
         .output()
         .expect("the solve binary runs")
@@ -16,7 +22,11 @@ pub fn solve(args: &[&str]) -> Output {
 
 /// Runs `solve`: whether it succeeded, its standard output and its standard error.
 pub fn run(args: &[&str]) -> (bool, String, String) {
-    let out = solve(args);
+    outcome(solve(args))
+}
+
+/// Whether a run succeeded, its standard output and its standard error.
+pub fn outcome(out: Output) -> (bool, String, String) {
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
