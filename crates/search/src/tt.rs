@@ -98,25 +98,26 @@ pub trait Table<const W: usize>: Sync {
     fn hashfull(&self) -> u32;
 }
 
-/// One slot: `check = key ^ data`, and `data`.
-#[derive(Default)]
+/// One slot: `check = key ^ data`, and `data`. All zeros is the empty slot.
+#[derive(bytemuck::Zeroable)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-/// Four slots, one cache line.
-#[derive(Default)]
-#[repr(align(64))]
-struct Bucket {
-    slots: [Slot; 4],
-}
+/// Slots in a bucket: four, one cache line.
+const BUCKET: usize = 4;
 
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+const _: () = assert!(BUCKET * std::mem::size_of::<Slot>() == 64);
 
 /// The fixed-size lockless table (see the module documentation).
 pub struct AtomicTable {
-    buckets: Vec<Bucket>,
+    /// The buckets, [`BUCKET`] slots each, from `first` on. The slots are zeroed memory from
+    /// the allocator (with the alignment of a slot, not of a cache line, so that the
+    /// operating system hands the pages out as the search first touches them, and a large
+    /// table costs nothing until it is used); `first` puts each bucket on a cache line.
+    slots: Vec<Slot>,
+    first: usize,
     mask: u64,
     age: AtomicU8,
 }
@@ -124,32 +125,37 @@ pub struct AtomicTable {
 impl AtomicTable {
     /// A table of about `mb` mebibytes (rounded down to a power of two buckets, at least one).
     pub fn new(mb: usize) -> Self {
-        let want = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let size = BUCKET * std::mem::size_of::<Slot>();
+        let want = (mb.max(1) << 20) / size;
         let n = if want.is_power_of_two() {
             want
         } else {
             (want.next_power_of_two() >> 1).max(1)
         };
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
+        let slots = bytemuck::zeroed_vec::<Slot>(BUCKET * (n + 1));
+        let misaligned = slots.as_ptr() as usize % size;
+        let first = (size - misaligned) % size / std::mem::size_of::<Slot>();
         AtomicTable {
-            buckets,
+            slots,
+            first,
             mask: n as u64 - 1,
             age: AtomicU8::new(0),
         }
     }
 
+    /// The bucket of `key`.
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
+    fn bucket(&self, key: u64) -> &[Slot] {
         // The high bits pick the bucket; the whole key is checked in the slot.
-        &self.buckets[((key >> 32) & self.mask) as usize]
+        let i = self.first + BUCKET * ((key >> 32) & self.mask) as usize;
+        &self.slots[i..i + BUCKET]
     }
 }
 
 impl<const W: usize> Table<W> for AtomicTable {
     #[inline]
     fn probe(&self, _p: &Position<W>, key: u64) -> Option<Entry> {
-        for s in &self.bucket(key).slots {
+        for s in self.bucket(key) {
             let d = s.data.load(Ordering::Relaxed);
             if s.check.load(Ordering::Relaxed) ^ d == key {
                 return unpack(d).map(|(e, _)| e);
@@ -164,7 +170,7 @@ impl<const W: usize> Table<W> for AtomicTable {
         let b = self.bucket(key);
         let mut victim = 0;
         let mut worst = i32::MAX;
-        for (i, s) in b.slots.iter().enumerate() {
+        for (i, s) in b.iter().enumerate() {
             let d = s.data.load(Ordering::Relaxed);
             let c = s.check.load(Ordering::Relaxed);
             let old = unpack(d);
@@ -187,7 +193,7 @@ impl<const W: usize> Table<W> for AtomicTable {
             }
         }
         let d = pack(e, age);
-        let s = &b.slots[victim];
+        let s = &b[victim];
         s.check.store(key ^ d, Ordering::Relaxed);
         s.data.store(d, Ordering::Relaxed);
     }
@@ -197,26 +203,20 @@ impl<const W: usize> Table<W> for AtomicTable {
     }
 
     fn clear(&self) {
-        for b in &self.buckets {
-            for s in &b.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
-            }
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
         }
     }
 
     fn hashfull(&self) -> u32 {
-        let n = self.buckets.len().min(250);
-        let used: usize = self.buckets[..n]
+        // The slots of the first 250 buckets.
+        let n = BUCKET * (self.mask as usize + 1).min(250);
+        let used = self.slots[self.first..self.first + n]
             .iter()
-            .map(|b| {
-                b.slots
-                    .iter()
-                    .filter(|s| s.data.load(Ordering::Relaxed) != 0)
-                    .count()
-            })
-            .sum();
-        (used * 1000 / (4 * n)) as u32
+            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
+            .count();
+        (used * 1000 / n) as u32
     }
 }
 
@@ -308,5 +308,42 @@ mod tests {
         let q = p.with_side_flipped();
         assert_eq!(Table::<2>::probe(&a, &q, q.key()), None);
         assert_eq!(m.probe(&q, q.key()), None);
+    }
+
+    #[test]
+    fn atomic_buckets_sit_on_cache_lines_and_fill_every_slot() {
+        let r = Rules::default();
+        let p = Position6::start(&r).unwrap();
+        // Two buckets (128 bytes): keys that differ above bit 32 pick the bucket.
+        let a = AtomicTable {
+            mask: 1,
+            ..AtomicTable::new(1)
+        };
+        for bucket in 0..2u64 {
+            assert_eq!(a.bucket(bucket << 32).as_ptr() as usize % 64, 0);
+        }
+        assert_eq!(Table::<2>::hashfull(&a), 0);
+        let e = |depth| Entry {
+            score: 1,
+            bound: Bound::Lower,
+            depth,
+            mv: 1,
+        };
+        // Eight keys, four a bucket: every slot is used, none is lost.
+        let keys: Vec<u64> = (0..8u64).map(|k| (k % 2) << 32 | (k + 1)).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            Table::<2>::store(&a, &p, k, e(i as u8));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(Table::<2>::probe(&a, &p, k), Some(e(i as u8)));
+        }
+        assert_eq!(Table::<2>::hashfull(&a), 1000);
+        // A ninth key in the first bucket replaces its shallowest entry (depth 0).
+        Table::<2>::store(&a, &p, 9, e(9));
+        assert_eq!(Table::<2>::probe(&a, &p, keys[0]), None);
+        assert_eq!(Table::<2>::probe(&a, &p, 9), Some(e(9)));
+        Table::<2>::clear(&a);
+        assert_eq!(Table::<2>::hashfull(&a), 0);
+        assert!(keys.iter().all(|&k| Table::<2>::probe(&a, &p, k).is_none()));
     }
 }

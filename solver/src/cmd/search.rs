@@ -253,6 +253,9 @@ struct WatchState {
     report: Option<BestReport>,
     /// Whether the command's own answer, or the watchdog's, has been taken.
     done: bool,
+    /// What the command is doing before its search starts, for the note of an answer with
+    /// no move (none: the search itself).
+    doing: Option<&'static str>,
 }
 
 impl Watchdog {
@@ -263,6 +266,7 @@ impl Watchdog {
             state: Arc::new(Mutex::new(WatchState {
                 report: None,
                 done: false,
+                doing: None,
             })),
         }
     }
@@ -294,10 +298,7 @@ impl Watchdog {
                                 the search had not returned (a long relay sowing cannot be \
                                 interrupted, and a busy machine can delay the answer)"
                         .to_string(),
-                    None => "no move within the time limit: the search had not returned \
-                             one (a long relay sowing, as in generating this position's moves, \
-                             cannot be interrupted, and a busy machine can delay the answer)"
-                        .to_string(),
+                    None => no_move_note(s.doing),
                 });
                 if emit(&r, json).is_err() {
                     std::process::exit(1);
@@ -314,6 +315,12 @@ impl Watchdog {
         }
     }
 
+    /// Says what the command is doing before its search (none: the search), for the note
+    /// of an answer with no move.
+    fn doing(&self, what: Option<&'static str>) {
+        self.lock().doing = what;
+    }
+
     /// Sets the report the watchdog would print.
     fn set(&self, r: BestReport) {
         self.lock().report = Some(r);
@@ -323,6 +330,19 @@ impl Watchdog {
     /// in which case the process is ending and this waits for it).
     fn disarm(&self) {
         self.lock().done = true;
+    }
+}
+
+/// The note of the watchdog's answer when no move is known: what the time went to.
+fn no_move_note(doing: Option<&str>) -> String {
+    match doing {
+        Some(what) => format!(
+            "no move within the time limit: it passed while {what}, before the search started"
+        ),
+        None => "no move within the time limit: the search had not returned one (a long relay \
+                 sowing, as in generating this position's moves, cannot be interrupted, and a \
+                 busy machine can delay the answer)"
+            .to_string(),
     }
 }
 
@@ -379,12 +399,19 @@ fn best_sized<const W: usize>(
     if let Some(d) = deadline {
         watchdog.arm(d);
     }
+    // Each layer is read and checked whole: seconds for the largest ones.
+    watchdog.doing(Some(
+        "reading the endgame tables (each layer is read and checked whole)",
+    ));
     let mut tables = best_tables(rules, a, seeds)?;
+    watchdog.doing(None);
     if let Some(report) = from_book(rules, &p, a) {
         return Ok(report);
     }
     // The transposition table is allocated before the small tables: that takes time too.
+    watchdog.doing(Some("allocating the transposition table"));
     let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
+    watchdog.doing(None);
     // Under a time limit the build (about a second, not stopped at once) gets at most half
     // the time left, and only when that is long enough to finish.
     let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -693,6 +720,10 @@ fn bench_sized<const W: usize>(
             if let Some(t) = &tables {
                 s = s.with_probe(Box::new(Arc::clone(t)));
             }
+            // The transposition table's memory is handed out as it is first touched: it is
+            // written whole before the clock starts, as in a game where it has been in use,
+            // so that the time is the search's.
+            s.clear();
             s.search(p, limits)
         }
     };
