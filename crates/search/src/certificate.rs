@@ -229,10 +229,22 @@ impl Recorder {
 /// dropped). Returns the claims and the bytes of whole entries read.
 pub fn read_record<const W: usize>(
     rules: &Rules,
-    mut r: impl Read,
+    r: impl Read,
 ) -> Result<(Vec<Claim<W>>, u64), CertificateError> {
-    let size = entry_size(rules.holes());
     let mut claims = Vec::new();
+    let bytes = for_each_claim(rules, r, |c| claims.push(c))?;
+    Ok((claims, bytes))
+}
+
+/// Reads a record of claims as [`read_record`] does, handing each to `f` in order instead of
+/// keeping them (a run that resumes from a large record learns them one at a time). Returns
+/// the bytes of whole entries read.
+pub fn for_each_claim<const W: usize>(
+    rules: &Rules,
+    mut r: impl Read,
+    mut f: impl FnMut(Claim<W>),
+) -> Result<u64, CertificateError> {
+    let size = entry_size(rules.holes());
     let mut chunk = vec![0u8; size * 65536];
     let mut have = 0;
     let mut bytes = 0u64;
@@ -243,16 +255,15 @@ pub fn read_record<const W: usize>(
         have += n;
         let whole = have / size * size;
         for (k, e) in chunk[..whole].chunks_exact(size).enumerate() {
-            let c = decode(rules, e).map_err(|m| {
-                CertificateError(format!("entry {} of the record: {m}", claims.len() + k + 1))
-            })?;
-            claims.push(c);
+            let entry = bytes / size as u64 + k as u64 + 1;
+            f(decode(rules, e)
+                .map_err(|m| CertificateError(format!("entry {entry} of the record: {m}")))?);
         }
         bytes += whole as u64;
         chunk.copy_within(whole..have, 0);
         have -= whole;
         if n == 0 {
-            return Ok((claims, bytes));
+            return Ok(bytes);
         }
     }
 }

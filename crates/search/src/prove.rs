@@ -61,7 +61,7 @@ impl<const W: usize> Prove<W> {
 
     /// Takes in claims recorded before (a run that resumes): their bounds answer the same
     /// questions again at once.
-    pub fn learn(&mut self, claims: &[Claim<W>]) {
+    pub fn learn<'a>(&mut self, claims: impl IntoIterator<Item = &'a Claim<W>>) {
         for c in claims {
             let n = c.position.seeds_on_board() as i32;
             match c.kind {

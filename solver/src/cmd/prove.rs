@@ -349,20 +349,23 @@ fn prove_sized<const W: usize>(
         tables_max
     );
     let (state, record_path) = State::open(a.state.as_deref(), &name)?;
-    let (resumed, bytes) =
-        certificate::read_record::<W>(rules, &state.record).context("reading the state")?;
+    let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
+    // The claims of the state are learnt one at a time as they are read, so that a large
+    // record never sits in memory beside the bounds it gives.
+    let mut prover = Prove::<W>::new(*rules, tables.as_ref().map(probe));
+    let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
+    let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
+        claims_resumed += 1;
+        last_seq = last_seq.max((c.rank >> 32) as u32);
+        prover.learn([&c]);
+    })
+    .context("reading the state")?;
     // A killed run may leave a torn last entry: cut it off before appending.
     state
         .record
         .set_len(bytes)
         .context("cannot trim the state's record")?;
-    let first_seq = resumed
-        .iter()
-        .map(|c| (c.rank >> 32) as u32)
-        .max()
-        .unwrap_or(0)
-        + 1;
-    let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
+    let first_seq = last_seq + 1;
 
     // The guesses: a depth-limited search (nothing to guess inside the tables). A proof that
     // starts at the value takes two thresholds; one that starts at 0 walks there a step at a
@@ -384,10 +387,6 @@ fn prove_sized<const W: usize>(
     // (`--at-least` asks one threshold, and needs no guess.)
     let guess = a.at_least.is_none().then(|| guess_of(&p)).flatten();
 
-    let mut prover = Prove::<W>::new(*rules, tables.as_ref().map(probe));
-    prover.learn(&resumed);
-    let claims_resumed = resumed.len() as u64;
-    drop(resumed);
     let out = BufWriter::with_capacity(1 << 20, state.record.try_clone()?);
     prover.record(Recorder::new(Box::new(out), first_seq));
     let gauge = Arc::new(Gauge::default());
