@@ -246,7 +246,7 @@ impl<const W: usize> Prover<W> {
             } else {
                 hi
             };
-            if let Err(Stopped) = self.south_at_least(probe, budget, p, t) {
+            if let Err(Stopped) = self.south_at_least_top(probe, budget, p, t) {
                 let (lo, hi) = self.known(probe, p);
                 return Err(if sign == 1 { (lo, hi) } else { (-hi, -lo) });
             }
@@ -291,11 +291,148 @@ impl<const W: usize> Prover<W> {
         t: i32,
     ) -> Result<bool, Stopped> {
         if p.side_to_move() == Side::South {
-            self.south_at_least(probe, budget, p, t)
+            self.south_at_least_top(probe, budget, p, t)
         } else {
             // v >= t  <=>  -v <= -t  <=>  not (South's value >= 1 - t).
-            self.south_at_least(probe, budget, p, 1 - t).map(|b| !b)
+            self.south_at_least_top(probe, budget, p, 1 - t).map(|b| !b)
         }
+    }
+
+    /// [`Prover::south_at_least`] for a question asked from outside (not an exit inside a
+    /// proof): first a line of the attacker's captures alone ([`Prover::line`]), then the
+    /// proof.
+    fn south_at_least_top(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        root: &Position<W>,
+        t: i32,
+    ) -> Result<bool, Stopped> {
+        self.line(probe, budget, root, t)?;
+        self.south_at_least(probe, budget, root, t)
+    }
+
+    /// Seeks a line of captures, each giving the attacker of "South's value of `p` is at
+    /// least `t`" another turn, that reaches a position (or a game end) known to meet what
+    /// is left of the threshold: South's line when `t > 0`, North's line to "at most
+    /// `t - step`" otherwise. The defender never moves on such a line, so no proof graph is
+    /// needed; a line that is found is recorded (deepest claim first) and its bounds kept.
+    /// Such lines decide starts where one side can take most of the board in one turn (72
+    /// of the 72 seeds of the Hoyito III start with 6 a hole), which the breadth-first
+    /// rounds of a proof, trying every capture in hole order, can take hours to find.
+    /// Looks at [`LINE_CAP`] positions at most; returns whether a line was found.
+    fn line(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        p: &Position<W>,
+        t: i32,
+    ) -> Result<bool, Stopped> {
+        let t = align(p, t);
+        let step = step(p);
+        let south_attacks = t > 0;
+        if (p.side_to_move() == Side::South) != south_attacks {
+            return Ok(false);
+        }
+        // What the attacker must get, in its own view.
+        let need = if south_attacks { t } else { step - t };
+        // The search depends on the bounds known and nothing else (not on earlier searches),
+        // so that a run resumed from its record finds what an unstopped one does.
+        let mut search = LineSearch {
+            path: Vec::new(),
+            failed: HashMap::with_hasher(ahash::RandomState::with_seeds(5, 9, 2, 6)),
+            visited: 0,
+        };
+        if !self.line_from(probe, budget, p, need, &mut search)? {
+            return Ok(false);
+        }
+        let path = search.path;
+        let k = path.len() as u32;
+        let claims = path.iter().enumerate().map(|(i, &(q, need, hole))| {
+            let (kind, bound) = if south_attacks {
+                (Kind::AtLeast, need)
+            } else {
+                (Kind::AtMost, -need)
+            };
+            RecordedClaim {
+                position: q.with_captured(0, 0),
+                kind,
+                bound,
+                hole,
+                // The deepest claim first: each relies on the next one along the line.
+                order: k - i as u32,
+            }
+        });
+        if let Some(r) = &mut self.recorder {
+            r.record(claims);
+            if let Some(g) = &self.gauge {
+                g.claims.store(r.written(), Ordering::Relaxed);
+            }
+        }
+        for &(q, need, _) in &path {
+            let n = q.seeds_on_board() as i16;
+            let e = self.bounds.entry(q.board_key()).or_insert((-n, n));
+            if south_attacks {
+                e.0 = e.0.max(need as i16);
+            } else {
+                e.1 = e.1.min(-need as i16);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the mover of `p` gets at least `need` (its own view) by what is known of `p`
+    /// or by a line of its own captures from `p`; the line's positions, needs and holes are
+    /// pushed on `search.path`.
+    fn line_from(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        p: &Position<W>,
+        need: i32,
+        search: &mut LineSearch<W>,
+    ) -> Result<bool, Stopped> {
+        let (lo, hi) = self.known(probe, p);
+        let (least, most) = if p.side_to_move() == Side::South {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        };
+        if least >= need {
+            return Ok(true);
+        }
+        let key = p.board_key();
+        if most < need
+            || search.visited >= LINE_CAP
+            || search.failed.get(&key).is_some_and(|&f| f <= need)
+        {
+            return Ok(false);
+        }
+        search.visited += 1;
+        budget.poll(search.visited)?;
+        let list = p.moves(&self.rules);
+        let mut exits: Vec<&Child<W>> = list
+            .children()
+            .iter()
+            .filter(|c| c.extra_turn || c.ended_game)
+            .collect();
+        // Biggest captures first, then in hole order.
+        exits.sort_by_key(|c| -c.gain);
+        for c in exits {
+            let g = i32::from(c.gain);
+            search.path.push((*p, need, c.mv.0));
+            if if c.ended_game {
+                g >= need
+            } else {
+                self.line_from(probe, budget, &c.position, need - g, search)?
+            } {
+                return Ok(true);
+            }
+            search.path.pop();
+        }
+        let f = search.failed.entry(key).or_insert(i32::MAX);
+        *f = (*f).min(need);
+        Ok(false)
     }
 
     /// Takes `budget`'s node limit as the most work the current search may do.
@@ -490,6 +627,19 @@ impl<const W: usize> Prover<W> {
             }
         }
     }
+}
+
+/// Most positions one search for a line of captures looks at ([`Prover::line`]).
+const LINE_CAP: usize = 1 << 20;
+
+/// One search for a line of captures ([`Prover::line`]).
+struct LineSearch<const W: usize> {
+    /// The line so far: each position, what its mover needs there, and the capture it plays.
+    path: Vec<(Position<W>, i32, u8)>,
+    /// For each position where no line was found, the least need it was not found for.
+    failed: HashMap<[u64; W], i32, ahash::RandomState>,
+    /// Positions looked at.
+    visited: usize,
 }
 
 /// The values `p` can have are multiples of this: captures take fours, so with a multiple

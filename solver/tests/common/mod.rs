@@ -43,17 +43,27 @@ pub fn ok(args: &[&str]) -> String {
 
 /// A temporary folder with the tables of the default rules built up to `max_seeds` seeds.
 pub fn built_tables(max_seeds: &str) -> tempfile::TempDir {
+    built_tables_of(&["hoyito2"], max_seeds)
+}
+
+/// A temporary folder with the tables of each of `variants` (default rules otherwise) built
+/// up to `max_seeds` seeds.
+pub fn built_tables_of(variants: &[&str], max_seeds: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    ok(&[
-        "tables",
-        "--dir",
-        d,
-        "build",
-        "--max-seeds",
-        max_seeds,
-        "--quiet",
-    ]);
+    for v in variants {
+        ok(&[
+            "--variant",
+            v,
+            "tables",
+            "--dir",
+            d,
+            "build",
+            "--max-seeds",
+            max_seeds,
+            "--quiet",
+        ]);
+    }
     dir
 }
 
