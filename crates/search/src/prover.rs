@@ -363,19 +363,13 @@ impl<const W: usize> Prover<W> {
                 order: k - i as u32,
             }
         });
-        if let Some(r) = &mut self.recorder {
-            r.record(claims);
-            if let Some(g) = &self.gauge {
-                g.claims.store(r.written(), Ordering::Relaxed);
-            }
-        }
+        self.record_claims(claims);
         for &(q, need, _) in &path {
-            let n = q.seeds_on_board() as i16;
-            let e = self.bounds.entry(q.board_key()).or_insert((-n, n));
+            let n = q.seeds_on_board() as i32;
             if south_attacks {
-                e.0 = e.0.max(need as i16);
+                self.learn(&q, need, n);
             } else {
-                e.1 = e.1.min(-need as i16);
+                self.learn(&q, -n, -need);
             }
         }
         Ok(true)
@@ -433,6 +427,16 @@ impl<const W: usize> Prover<W> {
         let f = search.failed.entry(key).or_insert(i32::MAX);
         *f = (*f).min(need);
         Ok(false)
+    }
+
+    /// Writes the claims of one finished proof (or line) to the recorder, if any.
+    fn record_claims(&mut self, claims: impl Iterator<Item = RecordedClaim<W>>) {
+        if let Some(r) = &mut self.recorder {
+            r.record(claims);
+            if let Some(g) = &self.gauge {
+                g.claims.store(r.written(), Ordering::Relaxed);
+            }
+        }
     }
 
     /// Takes `budget`'s node limit as the most work the current search may do.
@@ -494,12 +498,7 @@ impl<const W: usize> Prover<W> {
             }
             match proof.decide(budget)? {
                 Some(won) => {
-                    if let Some(r) = &mut self.recorder {
-                        r.record(proof.claims());
-                        if let Some(g) = &self.gauge {
-                            g.claims.store(r.written(), Ordering::Relaxed);
-                        }
-                    }
+                    self.record_claims(proof.claims());
                     if let Some(g) = &self.gauge {
                         g.proofs.fetch_add(1, Ordering::Relaxed);
                         g.largest
