@@ -166,7 +166,8 @@ impl<const W: usize> Prover<W> {
         self.retro.stop.clone()
     }
 
-    /// Positions explored so far: by threshold proofs, and in components solved whole.
+    /// Positions explored so far: by threshold proofs, lines of captures, and in components
+    /// solved whole.
     pub fn work(&self) -> u64 {
         self.expanded + self.retro.len() as u64
     }
@@ -320,7 +321,8 @@ impl<const W: usize> Prover<W> {
     /// Such lines decide starts where one side can take most of the board in one turn (72
     /// of the 72 seeds of the Hoyito III start with 6 a hole), which the breadth-first
     /// rounds of a proof, trying every capture in hole order, can take hours to find.
-    /// Looks at [`LINE_CAP`] positions at most; returns whether a line was found.
+    /// Looks at [`LINE_CAP`] positions at most, each counted as explored (and against a node
+    /// limit); returns whether a line was found.
     fn line(
         &mut self,
         probe: Option<&dyn Probe<W>>,
@@ -403,7 +405,7 @@ impl<const W: usize> Prover<W> {
             return Ok(false);
         }
         search.visited += 1;
-        budget.poll(search.visited)?;
+        self.count(budget, p)?;
         let list = p.moves(&self.rules);
         let mut exits: Vec<&Child<W>> = list
             .children()
@@ -427,6 +429,22 @@ impl<const W: usize> Prover<W> {
         let f = search.failed.entry(key).or_insert(i32::MAX);
         *f = (*f).min(need);
         Ok(false)
+    }
+
+    /// Counts one position explored under the proof (or line) of `root`: now and then the
+    /// figures go to the gauge and the budget is checked.
+    fn count(&mut self, budget: &Budget<'_>, root: &Position<W>) -> Result<(), Stopped> {
+        self.expanded += 1;
+        self.since_poll += 1;
+        if self.since_poll >= crate::search::poll_interval(budget.node_limit, 1) {
+            self.since_poll = 0;
+            if let Some(g) = &self.gauge {
+                g.explored(self.work());
+                g.seeds.store(root.seeds_on_board(), Ordering::Relaxed);
+            }
+            budget.check(self.work_done())?;
+        }
+        Ok(())
     }
 
     /// Writes the claims of one finished proof (or line) to the recorder, if any.
@@ -521,17 +539,7 @@ impl<const W: usize> Prover<W> {
         budget: &Budget<'_>,
         id: u32,
     ) -> Result<(), Stopped> {
-        self.expanded += 1;
-        self.since_poll += 1;
-        if self.since_poll >= crate::search::poll_interval(budget.node_limit, 1) {
-            self.since_poll = 0;
-            if let Some(g) = &self.gauge {
-                g.explored(self.work());
-                g.seeds
-                    .store(proof.nodes[0].pos.seeds_on_board(), Ordering::Relaxed);
-            }
-            budget.check(self.work_done())?;
-        }
+        self.count(budget, &proof.nodes[0].pos)?;
         let rules = self.rules;
         let node = &proof.nodes[id as usize];
         let (p, attacker) = (node.pos, node.attacker);
