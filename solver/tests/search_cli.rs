@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{built_tables, damage, json, ok, run};
+use common::{built_tables, built_tables_of, damage, json, ok, run};
 
 #[test]
 fn best_exact_small_position() {
@@ -477,4 +477,55 @@ fn best_answers_at_its_time_limit_while_a_long_sowing_runs() {
     );
     let text = ok(&args);
     assert!(text.contains("no move found within the limit"), "{text}");
+}
+
+/// `best --depth D --all-moves` where the main search comes out exact although only a depth
+/// was asked (Hoyito III with 6 seeds a hole over the tables up to 12: South takes all 72
+/// seeds in one turn) searches each move to that depth, not exactly with no limit at all
+/// (which ran for minutes and took 19 GB before it was killed). Stopped after five minutes,
+/// so that the old behaviour fails here instead of hanging.
+#[test]
+fn best_all_moves_at_a_depth_keeps_to_it_when_the_main_search_is_exact() {
+    let tables = built_tables_of(&["hoyito3"], "12");
+    let t = tables.path().to_str().unwrap();
+    let args = [
+        "--variant",
+        "hoyito3",
+        "--seeds",
+        "6",
+        "best",
+        "--depth",
+        "16",
+        "--all-moves",
+    ];
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .args(["--threads", "1", "--json", "--tables", t])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > until {
+            child.kill().unwrap();
+            panic!("best --depth 16 --all-moves did not end within five minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["score"].as_i64(), v["exact"].as_bool()),
+        (Some(72), Some(true)),
+        "{v}"
+    );
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6, "{v}");
+    // The best move keeps every seed at depth 15 too.
+    let best = v["move"].as_i64().unwrap();
+    assert!(
+        moves.iter().any(|m| m["move"] == best && m["score"] == 72),
+        "{v}"
+    );
 }
