@@ -475,8 +475,8 @@ fn best_sized<const W: usize>(
     watchdog.set(report.clone());
     let mut nodes_used = r.nodes;
     let moves = a.all_moves.then(|| {
-        // Each move is searched as deep as the main search got (exactly when it was exact
-        // and a limit bounds it), within an even share of the time and nodes left.
+        // Each move is searched as deep as the main search got (exactly when it was exact,
+        // see `bounded`), within an even share of the time and nodes left.
         let children = p.moves(rules);
         let children = children.children();
         let command_end = limits.time.map(|_| {
@@ -500,9 +500,10 @@ fn best_sized<const W: usize>(
             let nodes = a
                 .nodes
                 .map(|n| share(n.saturating_sub(nodes_used), left).max(1));
-            // Exactly only where that is bounded: a search asked for a depth alone can come
-            // out exact (a line that takes every seed, or the tables), and an exact search
-            // of each move, with no time or node limit, could then run for hours.
+            // Exactly only when the command is exact or a time or node limit bounds it: a
+            // search asked for a depth alone can come out exact (a line that takes every
+            // seed, or the tables), and an exact search of each move with no limit could
+            // then run for hours.
             let bounded = limits.is_exact() || time.is_some() || nodes.is_some();
             let child_limits = Limits {
                 time,
