@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest an invocation may run: garbage must be refused before any work starts.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -429,16 +429,7 @@ fn check(c: &Case) -> Option<String> {
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(text.as_bytes());
     });
-    let start = Instant::now();
-    let mut timed_out = false;
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            timed_out = true;
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let timed_out = !common::ended_within(&mut child, LIMIT);
     let out = child.wait_with_output().unwrap();
     let _ = writer.join();
     let stdout = String::from_utf8_lossy(&out.stdout);

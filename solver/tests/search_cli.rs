@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{built_tables, built_tables_of, damage, json, ok, run};
+use common::{built_tables, built_tables_of, damage, ended_within, json, ok, run};
 
 #[test]
 fn best_exact_small_position() {
@@ -504,14 +504,10 @@ fn best_all_moves_at_a_depth_keeps_to_it_when_the_main_search_is_exact() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > until {
-            child.kill().unwrap();
-            panic!("best --depth 16 --all-moves did not end within five minutes");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    assert!(
+        ended_within(&mut child, std::time::Duration::from_secs(300)),
+        "best --depth 16 --all-moves did not end within five minutes"
+    );
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

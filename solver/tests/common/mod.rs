@@ -2,7 +2,8 @@
 //! output.
 #![allow(dead_code)] // each test file uses some of them
 
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -32,6 +33,20 @@ pub fn outcome(out: Output) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Waits for `child` to end, at most `limit`: whether it ended in time (if not, it is
+/// killed, and its output up to then can still be read).
+pub fn ended_within(child: &mut Child, limit: Duration) -> bool {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
 }
 
 /// Runs a command that must succeed and returns its standard output.
