@@ -293,13 +293,7 @@ impl Watchdog {
             if let Some(mut r) = s.report.take() {
                 r.stopped = true;
                 r.seconds = start.elapsed().as_secs_f64();
-                r.note = Some(match r.best {
-                    Some(_) => "answered at the time limit from the last finished iteration: \
-                                the search had not returned (a long relay sowing cannot be \
-                                interrupted, and a busy machine can delay the answer)"
-                        .to_string(),
-                    None => no_move_note(s.doing),
-                });
+                r.note = Some(watchdog_note(r.best.is_some(), s.doing));
                 if emit(&r, json).is_err() {
                     std::process::exit(1);
                 }
@@ -315,10 +309,13 @@ impl Watchdog {
         }
     }
 
-    /// Says what the command is doing before its search (none: the search), for the note
-    /// of an answer with no move.
-    fn doing(&self, what: Option<&'static str>) {
-        self.lock().doing = what;
+    /// Runs `f`, which does `what` before the search starts: if the watchdog answers
+    /// meanwhile, with no move, its note says so.
+    fn during<T>(&self, what: &'static str, f: impl FnOnce() -> T) -> T {
+        self.lock().doing = Some(what);
+        let out = f();
+        self.lock().doing = None;
+        out
     }
 
     /// Sets the report the watchdog would print.
@@ -333,15 +330,20 @@ impl Watchdog {
     }
 }
 
-/// The note of the watchdog's answer when no move is known: what the time went to.
-fn no_move_note(doing: Option<&str>) -> String {
-    match doing {
-        Some(what) => format!(
+/// The note of the watchdog's answer: with the last finished iteration's move, or with no
+/// move, saying what the time went to (`doing`, else the search).
+fn watchdog_note(has_move: bool, doing: Option<&str>) -> String {
+    match (has_move, doing) {
+        (true, _) => "answered at the time limit from the last finished iteration: the search \
+                      had not returned (a long relay sowing cannot be interrupted, and a busy \
+                      machine can delay the answer)"
+            .to_string(),
+        (false, Some(what)) => format!(
             "no move within the time limit: it passed while {what}, before the search started"
         ),
-        None => "no move within the time limit: the search had not returned one (a long relay \
-                 sowing, as in generating this position's moves, cannot be interrupted, and a \
-                 busy machine can delay the answer)"
+        (false, None) => "no move within the time limit: the search had not returned one (a \
+                          long relay sowing, as in generating this position's moves, cannot be \
+                          interrupted, and a busy machine can delay the answer)"
             .to_string(),
     }
 }
@@ -400,18 +402,18 @@ fn best_sized<const W: usize>(
         watchdog.arm(d);
     }
     // Each layer is read and checked whole: seconds for the largest ones.
-    watchdog.doing(Some(
+    let mut tables = watchdog.during(
         "reading the endgame tables (each layer is read and checked whole)",
-    ));
-    let mut tables = best_tables(rules, a, seeds)?;
-    watchdog.doing(None);
+        || best_tables(rules, a, seeds),
+    )?;
     if let Some(report) = from_book(rules, &p, a) {
         return Ok(report);
     }
     // The transposition table is allocated before the small tables: that takes time too.
-    watchdog.doing(Some("allocating the transposition table"));
-    let mut searcher = Searcher::<W>::new(*rules, config(&a.engine)?);
-    watchdog.doing(None);
+    let config = config(&a.engine)?;
+    let mut searcher = watchdog.during("allocating the transposition table", || {
+        Searcher::<W>::new(*rules, config)
+    });
     // Under a time limit the build (about a second, not stopped at once) gets at most half
     // the time left, and only when that is long enough to finish.
     let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
