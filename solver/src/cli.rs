@@ -312,6 +312,12 @@ pub struct ProveArgs {
     /// one.
     #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    /// Most memory for the bounds the proofs keep, in MiB (about 30 bytes a bound on 2x6;
+    /// growing into it takes half as much again for a moment). Once full, the bounds of the positions
+    /// with the fewest seeds are forgotten first and proven again when needed: a long run
+    /// keeps to its memory, at some cost in time [default: a third of the machine's memory].
+    #[arg(long = "cache-mb", value_name = "MIB", allow_negative_numbers = true)]
+    pub cache_mb: Option<u64>,
 }
 
 /// Arguments of `solve bench` (the built-in suite is chosen by `--holes 6|12`, 6 by default

@@ -164,6 +164,45 @@ fn a_run_resumes_from_its_state() {
     assert!(err.contains("holds another run"), "{err}");
 }
 
+/// A cache of bounds too small for the proof forgets some and proves them again: the value
+/// and the moves stay those of the exact search, and the certificate still checks.
+#[test]
+fn a_small_cache_forgets_bounds_and_proves_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("small-cache.cert");
+    let c = cert.to_str().unwrap();
+    let flags = ["--holes", "5", "--seeds", "2"];
+    let args = [
+        "prove",
+        "--cache-mb",
+        "2",
+        "--all-moves",
+        "--certificate",
+        c,
+    ];
+    let small = json(&[&flags[..], &args, &["--json"]].concat());
+    let big = json(&[&flags[..], &["prove", "--all-moves", "--json"]].concat());
+    assert_eq!(small["complete"], true);
+    assert_eq!(small["cache"]["limit_mb"], 2);
+    assert!(small["cache"]["forgotten"].as_u64().unwrap() > 0, "{small}");
+    assert_eq!(big["cache"]["forgotten"], 0, "{big}");
+    assert!(small["cache"]["bounds"].as_u64().unwrap() < big["cache"]["bounds"].as_u64().unwrap());
+    assert_eq!(small["value"], big["value"]);
+    assert_eq!(small["moves"], big["moves"]);
+    let b = json(&[&flags[..], &["best", "--exact", "--json"]].concat());
+    assert_eq!(small["value"], b["score"]);
+    let checked = json(&[&flags[..], &["check-proof", c, "--json"]].concat());
+    let v = small["value"].as_i64().unwrap();
+    let claims: Vec<&str> = checked["roots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["claim"].as_str().unwrap())
+        .collect();
+    assert!(claims.contains(&format!("ge {v}").as_str()), "{checked}");
+    assert!(claims.contains(&format!("le {v}").as_str()), "{checked}");
+}
+
 #[test]
 fn bad_arguments_are_refused() {
     for args in [
@@ -173,6 +212,7 @@ fn bad_arguments_are_refused() {
         &["prove", "1,2,3/4,5 S"],
         &["prove", "--at-least", "1", "--all-moves"],
         &["prove", "--at-least", "x"],
+        &["prove", "--cache-mb", "0"],
     ] {
         let (ok, out, err) = run(args);
         assert!(!ok, "{args:?}");

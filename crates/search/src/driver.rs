@@ -62,6 +62,9 @@ fn relay_stop<R>(stop: &AtomicBool, to: &AtomicBool, work: impl FnOnce() -> R) -
 /// 100 bytes each while it is solved).
 const RETRO_CAP: usize = 3_000_000;
 
+/// Most memory the bounds proven by exact mode's proofs take (it is used only as they come).
+const PROVER_CACHE_BYTES: usize = 4 << 30;
+
 /// Positions a proven principal variation may always explore beyond its first move.
 const LINE_NODES: u64 = 100_000;
 
@@ -89,6 +92,7 @@ impl<const W: usize> Searcher<W> {
                 rules,
                 config.retro_seeds(rules.holes()),
                 RETRO_CAP,
+                PROVER_CACHE_BYTES,
             )),
         }
     }

@@ -26,6 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod bounds;
 pub mod certificate;
 mod config;
 mod driver;

@@ -40,13 +40,32 @@ pub struct Prove<const W: usize> {
 }
 
 impl<const W: usize> Prove<W> {
-    /// A prover for `rules` over `probe` (endgame tables), if any.
+    /// A prover for `rules` over `probe` (endgame tables), if any, that keeps up to
+    /// [`Prove::DEFAULT_CACHE_BYTES`] of proven bounds.
     pub fn new(rules: Rules, probe: Option<Box<dyn Probe<W>>>) -> Self {
+        Self::with_cache(rules, probe, Self::DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`Prove::new`] keeping up to `cache_bytes` of proven bounds (at least a few
+    /// thousand bounds; growing into that size takes up to half as much again for a
+    /// moment). Once full, the cache forgets the bounds of the positions with the fewest
+    /// seeds first: they are proven again when needed. A run whose cache never fills is
+    /// reproduced exactly by one resumed from its record.
+    pub fn with_cache(rules: Rules, probe: Option<Box<dyn Probe<W>>>, cache_bytes: usize) -> Self {
         Prove {
             rules,
-            prover: Prover::new(rules, 0, 0),
+            prover: Prover::new(rules, 0, 0, cache_bytes),
             probe,
         }
+    }
+
+    /// The memory for proven bounds that [`Prove::new`] allows: 4 GiB (used only as they
+    /// come).
+    pub const DEFAULT_CACHE_BYTES: usize = 4 << 30;
+
+    /// Bounds held in the cache now, and bounds it forgot to make room so far.
+    pub fn cache_figures(&self) -> (usize, u64) {
+        self.prover.cache_figures()
     }
 
     /// Records every claim decided from now on with `recorder`.

@@ -29,7 +29,10 @@
 //! tables when they reach.
 //!
 //! Every position decided in a proof keeps its bound (`lo <= value <= hi`, South's view) in
-//! a cache shared by all later proofs, so one proof's work answers the next.
+//! a cache shared by all later proofs, so one proof's work answers the next. The cache has
+//! a size fixed in advance (`bounds.rs`); once full it forgets the bounds cheapest to prove
+//! again, and the answers to the questions asked from outside are kept apart, never
+//! forgotten.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,10 +40,8 @@ use std::time::Instant;
 
 use hoyito_rules::{Child, Position, Probe, Rules, Side};
 
+use crate::bounds::BoundCache;
 use crate::certificate::{Kind, RecordedClaim};
-
-/// Proven bounds of South's value of a position, by board (side to move included).
-type Bounds<const W: usize> = HashMap<[u64; W], (i16, i16), ahash::RandomState>;
 
 /// What a node of a threshold proof is known to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +84,11 @@ pub(crate) struct Budget<'a> {
 /// The prover: proven bounds and counters, kept between searches.
 pub(crate) struct Prover<const W: usize> {
     rules: Rules,
-    bounds: Bounds<W>,
+    bounds: BoundCache<W>,
+    /// The bounds of the positions asked about from outside ([`Prover::at_least`],
+    /// [`Prover::value`]): few, and kept whatever the cache forgets, so that what a search
+    /// proved about its root is still there when it is reported.
+    asked: HashMap<[u64; W], (i32, i32), ahash::RandomState>,
     /// Positions explored by all proofs so far.
     expanded: u64,
     /// Whole components solved at once up to this many seeds.
@@ -104,11 +109,13 @@ pub(crate) struct Prover<const W: usize> {
 
 impl<const W: usize> Prover<W> {
     /// A prover for `rules` that solves whole components of up to `retro_seeds` seeds (at
-    /// most `retro_cap` positions each) by retrograde analysis.
-    pub fn new(rules: Rules, retro_seeds: u32, retro_cap: usize) -> Self {
+    /// most `retro_cap` positions each) by retrograde analysis, and keeps at most
+    /// `cache_bytes` of proven bounds.
+    pub fn new(rules: Rules, retro_seeds: u32, retro_cap: usize, cache_bytes: usize) -> Self {
         Prover {
             rules,
-            bounds: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
+            bounds: BoundCache::new(cache_bytes),
+            asked: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
             expanded: 0,
             work_base: 0,
             work_limit: u64::MAX,
@@ -139,15 +146,29 @@ impl<const W: usize> Prover<W> {
     /// Takes in a bound proven before (a recorded claim: South's value of `p` is at least
     /// `lo` and at most `hi`).
     pub fn learn(&mut self, p: &Position<W>, lo: i32, hi: i32) {
-        let n = p.seeds_on_board() as i16;
-        let e = self.bounds.entry(p.board_key()).or_insert((-n, n));
-        e.0 = e.0.max(lo as i16);
-        e.1 = e.1.min(hi as i16);
+        self.bounds.tighten(p, lo, hi);
     }
 
     /// Forgets the bounds proven so far.
     pub fn forget(&mut self) {
         self.bounds.clear();
+        self.asked.clear();
+    }
+
+    /// Bounds held in the cache, and bounds it forgot to make room.
+    pub fn cache_figures(&self) -> (usize, u64) {
+        (self.bounds.len(), self.bounds.dropped())
+    }
+
+    /// Keeps the answer to "is South's value of `p` at least `t`", asked from outside.
+    fn settle(&mut self, p: &Position<W>, t: i32, at_least: bool) {
+        let n = p.seeds_on_board() as i32;
+        let e = self.asked.entry(p.board_key()).or_insert((-n, n));
+        if at_least {
+            e.0 = e.0.max(t);
+        } else {
+            e.1 = e.1.min(t - step(p));
+        }
     }
 
     /// Starts a search that must end by `deadline`.
@@ -196,9 +217,10 @@ impl<const W: usize> Prover<W> {
                 return (v, v);
             }
         }
-        match self.bounds.get(&p.board_key()) {
-            Some(&(lo, hi)) => (lo as i32, hi as i32),
-            None => (-n, n),
+        let (lo, hi) = self.bounds.get(p).unwrap_or((-n, n));
+        match self.asked.get(&p.board_key()) {
+            Some(&(l, h)) => (lo.max(l), hi.min(h)),
+            None => (lo, hi),
         }
     }
 
@@ -309,8 +331,14 @@ impl<const W: usize> Prover<W> {
         root: &Position<W>,
         t: i32,
     ) -> Result<bool, Stopped> {
-        self.line(probe, budget, root, t)?;
-        self.south_at_least(probe, budget, root, t)
+        let t = align(root, t);
+        let at_least = if self.line(probe, budget, root, t)? {
+            t > 0
+        } else {
+            self.south_at_least(probe, budget, root, t)?
+        };
+        self.settle(root, t, at_least);
+        Ok(at_least)
     }
 
     /// Seeks a line of captures, each giving the attacker of "South's value of `p` is at
@@ -626,16 +654,15 @@ impl<const W: usize> Prover<W> {
         let t = proof.t;
         for (node, &won) in proof.nodes.iter().zip(&proof.won) {
             let Some(won) = won else { continue };
+            if node.known {
+                continue;
+            }
             // Won by the attacker: South's value >= t if South attacks, < t if North does.
-            let at_least = won == proof.south_attacks;
-            let e = self.bounds.entry(node.pos.board_key()).or_insert_with(|| {
-                let n = node.pos.seeds_on_board() as i16;
-                (-n, n)
-            });
-            if at_least {
-                e.0 = e.0.max(t as i16);
+            let n = node.pos.seeds_on_board() as i32;
+            if won == proof.south_attacks {
+                self.bounds.tighten(&node.pos, t, n);
             } else {
-                e.1 = e.1.min((t - proof.step) as i16);
+                self.bounds.tighten(&node.pos, -n, t - proof.step);
             }
         }
     }

@@ -44,6 +44,16 @@ struct CertificateReport {
     seconds: f64,
 }
 
+/// The proofs' cache of bounds (`--cache-mb`).
+#[derive(Serialize)]
+struct CacheReport {
+    limit_mb: u64,
+    /// Bounds held at the end.
+    bounds: u64,
+    /// Bounds forgotten to make room (0 unless the cache filled up).
+    forgotten: u64,
+}
+
 /// The answer to `--at-least T`, for the side to move.
 #[derive(Serialize)]
 struct ThresholdReport {
@@ -81,6 +91,8 @@ struct ProveReport {
     /// Claims recorded by this run, and taken in from the state of earlier runs.
     claims_recorded: u64,
     claims_resumed: u64,
+    /// The proofs' cache of bounds at the end.
+    cache: CacheReport,
     seconds: f64,
     /// The state folder, when it is kept.
     state: Option<String>,
@@ -146,6 +158,17 @@ impl fmt::Display for ProveReport {
             "explored: {} positions in {} proofs, {:.1} s; claims recorded {} (+{} resumed)",
             self.explored, self.proofs, self.seconds, self.claims_recorded, self.claims_resumed
         )?;
+        let c = &self.cache;
+        writeln!(
+            f,
+            "cache: {} bounds held (at most {} MiB); {}",
+            c.bounds,
+            c.limit_mb,
+            match c.forgotten {
+                0 => "it never filled up".to_string(),
+                n => format!("{n} forgotten to make room (proven again where needed)"),
+            }
+        )?;
         if let Some(s) = &self.state {
             writeln!(f, "state: {s}")?;
         }
@@ -160,6 +183,17 @@ impl fmt::Display for ProveReport {
     }
 }
 
+/// The memory `--cache-mb` allows by default: a third of the machine's (4 GiB where it
+/// cannot be read).
+fn default_cache_mb() -> u64 {
+    let total_kib = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+    });
+    total_kib.map_or(4096, |k| (k / 1024 / 3).max(64))
+}
+
 /// `solve prove`.
 pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
@@ -168,6 +202,9 @@ pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
     }
     if a.time_limit == Some(0) {
         bail!("--time-limit must be at least 1 second");
+    }
+    if a.cache_mb == Some(0) {
+        bail!("--cache-mb must be at least 1");
     }
     let report = dispatch!(rules, prove_sized(&rules, d.as_ref(), a))?;
     emit(&report, json)
@@ -352,7 +389,9 @@ fn prove_sized<const W: usize>(
     let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
     // The claims of the state are learnt one at a time as they are read, so that a large
     // record never sits in memory beside the bounds it gives.
-    let mut prover = Prove::<W>::new(*rules, tables.as_ref().map(probe));
+    let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
+    let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+    let mut prover = Prove::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
     let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
         claims_resumed += 1;
@@ -433,6 +472,7 @@ fn prove_sized<const W: usize>(
         (outcome, None, best, moves)
     });
     let explored = prover.explored();
+    let (cache_bounds, cache_dropped) = prover.cache_figures();
     let claims_recorded = gauge.claims.load(Ordering::Relaxed);
     prover
         .finish()
@@ -528,6 +568,11 @@ fn prove_sized<const W: usize>(
         proofs: gauge.proofs.load(Ordering::Relaxed),
         claims_recorded,
         claims_resumed,
+        cache: CacheReport {
+            limit_mb: cache_mb,
+            bounds: cache_bounds as u64,
+            forgotten: cache_dropped,
+        },
         seconds: start.elapsed().as_secs_f64(),
         state: keep_state.then(|| state.dir.display().to_string()),
         certificate,
