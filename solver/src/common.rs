@@ -279,13 +279,27 @@ pub fn check_threads(threads: Option<usize>) -> Result<()> {
     }
 }
 
+/// A field of `/proc/meminfo` in MiB (`None` elsewhere than on Linux, or when it cannot be
+/// read).
+fn meminfo_mib(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text
+        .lines()
+        .find(|l| l.strip_prefix(field).is_some_and(|r| r.starts_with(':')))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The memory the machine can give now, in MiB: `MemAvailable` of `/proc/meminfo` on Linux,
 /// `None` elsewhere or when it cannot be read.
 pub fn available_mib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    meminfo_mib("MemAvailable")
+}
+
+/// The machine's memory, in MiB: `MemTotal` of `/proc/meminfo` on Linux, `None` elsewhere
+/// or when it cannot be read.
+pub fn total_mib() -> Option<u64> {
+    meminfo_mib("MemTotal")
 }
 
 /// Checks that `mib` MiB, which `what` needs, fit the memory the machine can give now
@@ -313,6 +327,18 @@ fn check_hash(hash_mb: usize, tables: usize) -> Result<()> {
     check_memory(&what, (hash_mb as u64).saturating_mul(tables as u64))
 }
 
+/// Checks `prove --cache-mb`: at least 1, and within the machine's memory (the cache takes
+/// its memory only as it fills, so the memory free now does not bound it).
+fn check_cache(cache_mb: Option<u64>) -> Result<()> {
+    at_least_one("--cache-mb", cache_mb)?;
+    match (cache_mb, total_mib()) {
+        (Some(mib), Some(total)) if mib > total => {
+            bail!("--cache-mb {mib} is more than the machine's memory ({total} MiB)")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Checks the engine flags of `best` and `bench`.
 fn check_engine(e: &EngineArgs) -> Result<()> {
     check_threads(e.threads)?;
@@ -334,7 +360,10 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
     progress_every()?;
     match &cli.command {
         Command::Perft(a) => check_threads(a.threads),
-        Command::Prove(a) => check_threads(a.threads),
+        Command::Prove(a) => {
+            check_threads(a.threads)?;
+            check_cache(a.cache_mb)
+        }
         Command::Best(a) => check_engine(&a.engine),
         Command::Openings(a) => {
             at_least_one("--sample", a.sample.map(|n| n as u64))?;

@@ -213,6 +213,8 @@ fn bad_arguments_are_refused() {
         &["prove", "--at-least", "1", "--all-moves"],
         &["prove", "--at-least", "x"],
         &["prove", "--cache-mb", "0"],
+        // More than any machine has (16 EiB).
+        &["prove", "--cache-mb", "17592186044416"],
     ] {
         let (ok, out, err) = run(args);
         assert!(!ok, "{args:?}");
