@@ -5,9 +5,10 @@
 //! on the board, about half of what it holds, in one pass. Forgetting a bound is always
 //! sound (it costs a proof again, no more), so a long run keeps to its memory instead of
 //! growing until the machine runs out of it. Below that size nothing is forgotten, and a
-//! run behaves exactly as with an unbounded map.
+//! run behaves exactly as with an unbounded map. A few bounds can be pinned: those are never
+//! forgotten.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use hoyito_rules::Position;
 
@@ -20,6 +21,8 @@ pub(crate) struct BoundCache<const W: usize> {
     max_len: usize,
     /// Bounds forgotten to make room.
     dropped: u64,
+    /// The keys never forgotten (few: the positions asked about from outside).
+    pinned: HashSet<[u64; W], ahash::RandomState>,
 }
 
 /// Bytes of one slot of the map: the key, the bounds and a control byte.
@@ -38,6 +41,7 @@ impl<const W: usize> BoundCache<W> {
             map: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
             max_len: slots / 8 * 7,
             dropped: 0,
+            pinned: HashSet::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
         }
     }
 
@@ -51,9 +55,10 @@ impl<const W: usize> BoundCache<W> {
         self.dropped
     }
 
-    /// Forgets every bound.
+    /// Forgets every bound, pinned ones included.
     pub fn clear(&mut self) {
         self.map.clear();
+        self.pinned.clear();
     }
 
     /// The bounds of `p` held, if any.
@@ -75,8 +80,15 @@ impl<const W: usize> BoundCache<W> {
         e.1 = e.1.min(hi as i16);
     }
 
-    /// Forgets the bounds of the positions with the fewest seeds, keeping at most
-    /// `max_len / 2 - 1` (so that the map's table halves, without tombstones).
+    /// [`BoundCache::tighten`], and the bounds of `p` are never forgotten from now on.
+    pub fn pin(&mut self, p: &Position<W>, lo: i32, hi: i32) {
+        self.tighten(p, lo, hi);
+        self.pinned.insert(p.board_key());
+    }
+
+    /// Forgets the bounds of the positions with the fewest seeds but the pinned ones,
+    /// keeping at most `max_len / 2 - 1` (so that the map's table halves, without
+    /// tombstones).
     fn make_room(&mut self) {
         let seeds = |k: &[u64; W]| -> usize {
             // The sum of the board's lanes: every seed is in one (the other lanes of a
@@ -91,7 +103,7 @@ impl<const W: usize> BoundCache<W> {
             count[seeds(k)] += 1;
         }
         // The least cut such that the keys above it fit.
-        let room = self.max_len / 2 - 1;
+        let room = (self.max_len / 2 - 1).saturating_sub(self.pinned.len());
         let mut above = self.map.len();
         let mut cut = 0;
         while above > room {
@@ -99,7 +111,9 @@ impl<const W: usize> BoundCache<W> {
             cut += 1;
         }
         let before = self.map.len();
-        self.map.retain(|k, _| seeds(k) >= cut);
+        let pinned = &self.pinned;
+        self.map
+            .retain(|k, _| seeds(k) >= cut || pinned.contains(k));
         self.map.shrink_to(0);
         self.dropped += (before - self.map.len()) as u64;
     }
@@ -194,5 +208,27 @@ mod tests {
             kept.0 * lost.1 > lost.0 * kept.1,
             "kept {kept:?} lost {lost:?}"
         );
+    }
+
+    #[test]
+    fn pinned_bounds_are_never_forgotten() {
+        let ps = positions(60_000);
+        let mut c = BoundCache::<2>::new((1 << 14) * slot_bytes::<2>() + 100);
+        // The first positions have the fewest seeds, the first forgotten when not pinned.
+        let fewest = ps.iter().min_by_key(|p| p.seeds_on_board()).unwrap();
+        let n = fewest.seeds_on_board() as i32;
+        c.pin(fewest, 2, n - 1);
+        let mut lost_as_few = 0;
+        for p in ps.iter().filter(|&p| p != fewest) {
+            c.tighten(p, 0, 0);
+        }
+        for p in &ps {
+            if c.get(p).is_none() && p.seeds_on_board() == fewest.seeds_on_board() {
+                lost_as_few += 1;
+            }
+        }
+        assert!(lost_as_few > 0, "others with as few seeds were forgotten");
+        assert_eq!(c.get(fewest), Some((2, n - 1)));
+        assert!(c.map.capacity() <= 14_336);
     }
 }

@@ -31,8 +31,7 @@
 //! Every position decided in a proof keeps its bound (`lo <= value <= hi`, South's view) in
 //! a cache shared by all later proofs, so one proof's work answers the next. The cache has
 //! a size fixed in advance (`bounds.rs`); once full it forgets the bounds cheapest to prove
-//! again, and the answers to the questions asked from outside are kept apart, never
-//! forgotten.
+//! again, but never the answers to the questions asked from outside (they are pinned).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,11 +83,10 @@ pub(crate) struct Budget<'a> {
 /// The prover: proven bounds and counters, kept between searches.
 pub(crate) struct Prover<const W: usize> {
     rules: Rules,
+    /// Proven bounds; those of the positions asked about from outside
+    /// ([`Prover::at_least`], [`Prover::value`]) are pinned, so that what a search proved
+    /// about its root is still there when it is reported.
     bounds: BoundCache<W>,
-    /// The bounds of the positions asked about from outside ([`Prover::at_least`],
-    /// [`Prover::value`]): few, and kept whatever the cache forgets, so that what a search
-    /// proved about its root is still there when it is reported.
-    asked: HashMap<[u64; W], (i32, i32), ahash::RandomState>,
     /// Positions explored by all proofs so far.
     expanded: u64,
     /// Whole components solved at once up to this many seeds.
@@ -115,7 +113,6 @@ impl<const W: usize> Prover<W> {
         Prover {
             rules,
             bounds: BoundCache::new(cache_bytes),
-            asked: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
             expanded: 0,
             work_base: 0,
             work_limit: u64::MAX,
@@ -152,7 +149,6 @@ impl<const W: usize> Prover<W> {
     /// Forgets the bounds proven so far.
     pub fn forget(&mut self) {
         self.bounds.clear();
-        self.asked.clear();
     }
 
     /// Bounds held in the cache, and bounds it forgot to make room.
@@ -163,11 +159,10 @@ impl<const W: usize> Prover<W> {
     /// Keeps the answer to "is South's value of `p` at least `t`", asked from outside.
     fn settle(&mut self, p: &Position<W>, t: i32, at_least: bool) {
         let n = p.seeds_on_board() as i32;
-        let e = self.asked.entry(p.board_key()).or_insert((-n, n));
         if at_least {
-            e.0 = e.0.max(t);
+            self.bounds.pin(p, t, n);
         } else {
-            e.1 = e.1.min(t - step(p));
+            self.bounds.pin(p, -n, t - step(p));
         }
     }
 
@@ -217,11 +212,7 @@ impl<const W: usize> Prover<W> {
                 return (v, v);
             }
         }
-        let (lo, hi) = self.bounds.get(p).unwrap_or((-n, n));
-        match self.asked.get(&p.board_key()) {
-            Some(&(l, h)) => (lo.max(l), hi.min(h)),
-            None => (lo, hi),
-        }
+        self.bounds.get(p).unwrap_or((-n, n))
     }
 
     /// The exact value of `p` for its side to move. On a stop, returns the bounds proven so
