@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hoyito_rules::{CaptureSide, LastFour, Variant};
-use hoyito_search::{Eval, ExactMethod, TableKind};
+use hoyito_search::{Eval, ExactMethod, Explore, TableKind};
 use hoyito_tables::Method;
 
 /// Where tables live unless `--dir` says otherwise (ignored by git).
@@ -206,6 +206,36 @@ impl From<ExactArg> for ExactMethod {
     }
 }
 
+/// Which positions a threshold proof explores next (the values proven are the same).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExploreArg {
+    /// The leaves of the smallest candidate proof and disproof, by proof and disproof
+    /// numbers (proof-number search over the graph explored so far).
+    Focused,
+    /// Every unexplored position the answer still depends on, nearest first (the way of
+    /// earlier versions, kept for comparison).
+    Breadth,
+}
+
+impl ExploreArg {
+    /// The name on the command line, for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExploreArg::Focused => "focused",
+            ExploreArg::Breadth => "breadth",
+        }
+    }
+}
+
+impl From<ExploreArg> for Explore {
+    fn from(e: ExploreArg) -> Self {
+        match e {
+            ExploreArg::Focused => Explore::Focused,
+            ExploreArg::Breadth => Explore::Breadth,
+        }
+    }
+}
+
 /// Search settings shared by `best` and `bench`.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -223,6 +253,9 @@ pub struct EngineArgs {
     /// How exact mode proves values that the tables and small components do not reach.
     #[arg(long = "exact-method", value_enum, default_value = "proof")]
     pub exact_method: ExactArg,
+    /// Which positions the threshold proofs of exact mode explore next.
+    #[arg(long, value_enum, default_value = "focused")]
+    pub explore: ExploreArg,
 }
 
 /// Arguments of `solve best`.
@@ -318,6 +351,11 @@ pub struct ProveArgs {
     /// keeps to its memory, at some cost in time [default: a third of the machine's memory].
     #[arg(long = "cache-mb", value_name = "MIB", allow_negative_numbers = true)]
     pub cache_mb: Option<u64>,
+    /// Which positions the threshold proofs explore next. Both ways prove the same values;
+    /// a run resumed from its state writes the same record and certificate as an unstopped
+    /// one when both explore the same way.
+    #[arg(long, value_enum, default_value = "focused")]
+    pub explore: ExploreArg,
 }
 
 /// Arguments of `solve bench` (the built-in suite is chosen by `--holes 6|12`, 6 by default

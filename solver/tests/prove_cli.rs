@@ -49,6 +49,23 @@ fn prove_equals_the_exact_search_and_writes_a_certificate() {
             .map(|m| (m["move"].as_i64().unwrap(), m["score"].as_i64().unwrap()))
             .collect();
         assert_eq!(mine, theirs, "{rules} {holes}x{seeds}: the moves");
+        // Breadth-first rounds prove the same, exploring another graph.
+        let q = json(
+            &[
+                &flags[..],
+                &["prove", "--all-moves", "--json", "--explore", "breadth"],
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            (&p["explore"], &q["explore"]),
+            (&"focused".into(), &"breadth".into())
+        );
+        assert_eq!(
+            (&q["value"], &q["moves"]),
+            (&p["value"], &p["moves"]),
+            "{rules} {holes}x{seeds}: breadth first"
+        );
         // The best move keeps the value.
         let best = p["best"].as_i64().unwrap();
         assert!(mine.contains(&(best, p["value"].as_i64().unwrap())));
@@ -213,6 +230,8 @@ fn bad_arguments_are_refused() {
         &["prove", "--at-least", "1", "--all-moves"],
         &["prove", "--at-least", "x"],
         &["prove", "--cache-mb", "0"],
+        &["prove", "--explore", "sideways"],
+        &["best", "--exact", "--explore", "sideways"],
         // More than any machine has (16 EiB).
         &["prove", "--cache-mb", "17592186044416"],
     ] {

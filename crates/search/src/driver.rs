@@ -88,12 +88,16 @@ impl<const W: usize> Searcher<W> {
             table,
             probe: None,
             retro: Mutex::new(Retro::new(rules, RETRO_CAP)),
-            prover: Mutex::new(Prover::new(
-                rules,
-                config.retro_seeds(rules.holes()),
-                RETRO_CAP,
-                PROVER_CACHE_BYTES,
-            )),
+            prover: Mutex::new({
+                let mut prover = Prover::new(
+                    rules,
+                    config.retro_seeds(rules.holes()),
+                    RETRO_CAP,
+                    PROVER_CACHE_BYTES,
+                );
+                prover.explore(config.explore);
+                prover
+            }),
         }
     }
 

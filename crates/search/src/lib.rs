@@ -41,7 +41,7 @@ mod retro;
 mod search;
 mod tt;
 
-pub use config::{Config, ExactMethod, TableKind};
+pub use config::{Config, ExactMethod, Explore, TableKind};
 pub use driver::Searcher;
 pub use eval::Eval;
 // The oracle trait lives with the rules (tables implement it without depending on search);

@@ -68,6 +68,13 @@ impl<const W: usize> Prove<W> {
         self.prover.cache_figures()
     }
 
+    /// Explores the proofs' graphs this way from now on (both ways prove the same values;
+    /// a run resumed from a record must explore as the run that wrote it did for its
+    /// record and certificate to come out the same).
+    pub fn explore(&mut self, explore: crate::Explore) {
+        self.prover.explore(explore);
+    }
+
     /// Records every claim decided from now on with `recorder`.
     pub fn record(&mut self, recorder: Recorder) {
         self.prover.record(recorder);

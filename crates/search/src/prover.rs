@@ -13,13 +13,19 @@
 //! the attacker's attractor to its good exits, the least fixpoint that the endgame tables
 //! are built on, so cycles are exact and nothing depends on a path.
 //!
-//! The graph is explored lazily from the root, breadth first, in rounds that double its
-//! size. After each round two attractors bound the truth: the attacker's attractor with
-//! every unexplored position counted as lost for it (if the root is in it, the attacker
-//! wins whatever lies beyond), and the same with every unexplored position counted as won
-//! (if the root is outside it, the defender can stay out of it forever, away from anything
-//! unexplored). Otherwise the next round explores the unexplored positions the defender
-//! region still reaches from the root through undecided positions. An exit's worth is
+//! The graph is explored lazily from the root, in rounds. After each round two attractors
+//! bound the truth: the attacker's attractor with every unexplored position counted as lost
+//! for it (if the root is in it, the attacker wins whatever lies beyond), and the same with
+//! every unexplored position counted as won (if the root is outside it, the defender can
+//! stay out of it forever, away from anything unexplored). Otherwise the next round
+//! explores more of the unexplored positions that the root still depends on (those reached
+//! from it through undecided positions). Which ones is a matter of speed, never of the
+//! answer ([`Explore`]): by default, as in proof-number search, the leaves of the smallest
+//! candidate proof (one move of the attacker at each of its positions, every move of the
+//! defender) and of the smallest candidate disproof, by proof and disproof numbers
+//! computed over the graph explored so far; `Explore::Breadth` takes all of them, nearest
+//! first, in rounds that double the graph. The attractors alone decide, so cycles stay
+//! exact whichever positions were explored. An exit's worth is
 //! itself a threshold question on a position with fewer seeds, answered the same way
 //! (recursion depth at most the seeds / 4), only when needed: the attacker's exits until a
 //! good one, the defender's until a bad one.
@@ -41,6 +47,7 @@ use hoyito_rules::{Child, Position, Probe, Rules, Side};
 
 use crate::bounds::BoundCache;
 use crate::certificate::{Kind, RecordedClaim};
+use crate::config::Explore;
 
 /// What a node of a threshold proof is known to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +110,8 @@ pub(crate) struct Prover<const W: usize> {
     recorder: Option<crate::certificate::Recorder>,
     /// Where figures go for progress reports, if anywhere.
     gauge: Option<std::sync::Arc<crate::prove::Gauge>>,
+    /// Which positions a proof explores next.
+    explore: Explore,
 }
 
 impl<const W: usize> Prover<W> {
@@ -121,7 +130,13 @@ impl<const W: usize> Prover<W> {
             retro: crate::retro::Retro::new(rules, retro_cap),
             recorder: None,
             gauge: None,
+            explore: Explore::default(),
         }
+    }
+
+    /// Explores the proofs' graphs this way from now on.
+    pub fn explore(&mut self, explore: Explore) {
+        self.explore = explore;
     }
 
     /// Reports figures to `gauge` from now on.
@@ -523,11 +538,17 @@ impl<const W: usize> Prover<W> {
         proof.add(self, probe, root);
         let mut queue = vec![0u32];
         loop {
-            // Explore a round: at least as many positions as the graph holds.
-            let quota = proof.nodes.len().max(64);
+            // Explore a round. Breadth first: at least as many positions as the graph
+            // holds. Focused: the focus, and breadth first from it until the round has
+            // explored a sixteenth of the graph's size, so that the passes over the graph
+            // between rounds cost a bounded share of the work.
+            let (quota, selected) = match self.explore {
+                Explore::Breadth => (proof.nodes.len().max(64), 0),
+                Explore::Focused => ((proof.nodes.len() / 16).max(64), queue.len()),
+            };
             let mut done = 0;
             let mut i = 0;
-            while i < queue.len() && done < quota {
+            while i < queue.len() && (i < selected || done < quota) {
                 let id = queue[i];
                 i += 1;
                 if proof.nodes[id as usize].state != State::Open {
@@ -550,7 +571,12 @@ impl<const W: usize> Prover<W> {
                     // The attacker wins: South's value is at least t if South attacks.
                     return Ok(won == proof.south_attacks);
                 }
-                None => queue = proof.frontier(budget)?,
+                None => {
+                    queue = match self.explore {
+                        Explore::Breadth => proof.frontier(budget)?,
+                        Explore::Focused => proof.focus(budget)?,
+                    }
+                }
             }
         }
     }
@@ -947,6 +973,136 @@ impl<const W: usize> Proof<W> {
                 order: if won { self.order[k] } else { 0 },
             })
         })
+    }
+
+    /// The open nodes on which the root's answer hangs most: the leaves of the smallest
+    /// candidate proof (the attacker's cheapest move at its nodes, every move of the
+    /// defender) and of the smallest candidate disproof (the other way round), by proof and
+    /// disproof numbers over the explored graph (after `decide`).
+    fn focus(&self, budget: &Budget<'_>) -> Result<Vec<u32>, Stopped> {
+        const INF: u64 = u64::MAX / 4;
+        let n = self.nodes.len();
+        // Breadth-first order from the root through undecided nodes.
+        let mut seen = vec![false; n];
+        let mut order = vec![0u32];
+        seen[0] = true;
+        let mut i = 0;
+        while i < order.len() {
+            let k = order[i] as usize;
+            i += 1;
+            budget.poll(i)?;
+            let node = &self.nodes[k];
+            if node.state == State::Inner && self.won[k].is_none() {
+                let r = node.first as usize..node.first as usize + node.len as usize;
+                for &j in &self.edges[r] {
+                    if !seen[j as usize] && self.won[j as usize].is_none() {
+                        seen[j as usize] = true;
+                        order.push(j);
+                    }
+                }
+            }
+        }
+        // Proof and disproof numbers: 0 and "infinite" for decided nodes; for an open node 1
+        // for its mover and, for the other side, the moves its mover may have (its
+        // non-empty holes: each must be answered); then the inner nodes, deepest first (an
+        // edge back to a node not yet numbered counts 1 and 1).
+        let mut pn = vec![1u64; n];
+        let mut dn = vec![1u64; n];
+        for (k, w) in self.won.iter().enumerate() {
+            budget.poll(k)?;
+            let node = &self.nodes[k];
+            match w {
+                Some(true) => (pn[k], dn[k]) = (0, INF),
+                Some(false) => (pn[k], dn[k]) = (INF, 0),
+                None if node.state == State::Open => {
+                    let p = &node.pos;
+                    let h = p.holes();
+                    let row = p.side_to_move().index() * h;
+                    let m = (row..row + h).filter(|&i| p.seeds(i) != 0).count().max(1);
+                    if node.attacker {
+                        dn[k] = m as u64;
+                    } else {
+                        pn[k] = m as u64;
+                    }
+                }
+                None => {}
+            }
+        }
+        for (step, &k) in order.iter().rev().enumerate() {
+            budget.poll(step)?;
+            let k = k as usize;
+            let node = &self.nodes[k];
+            if node.state != State::Inner {
+                continue;
+            }
+            let r = node.first as usize..node.first as usize + node.len as usize;
+            let (mut min_p, mut min_d, mut sum_p, mut sum_d) = (INF, INF, 0u64, 0u64);
+            for &j in &self.edges[r] {
+                let j = j as usize;
+                min_p = min_p.min(pn[j]);
+                min_d = min_d.min(dn[j]);
+                sum_p = (sum_p + pn[j]).min(INF);
+                sum_d = (sum_d + dn[j]).min(INF);
+            }
+            (pn[k], dn[k]) = if node.attacker {
+                (min_p, sum_d)
+            } else {
+                (sum_p, min_d)
+            };
+        }
+        // The leaves of both candidate trees.
+        let mut mark = vec![false; n];
+        let mut open = Vec::new();
+        for proving in [true, false] {
+            let mut visited = vec![false; n];
+            let mut stack = vec![0u32];
+            visited[0] = true;
+            let mut steps = 0;
+            while let Some(k) = stack.pop() {
+                steps += 1;
+                budget.poll(steps)?;
+                let k = k as usize;
+                let node = &self.nodes[k];
+                match node.state {
+                    State::Open if !mark[k] => {
+                        mark[k] = true;
+                        open.push(k as u32);
+                    }
+                    State::Inner if self.won[k].is_none() => {
+                        let r = node.first as usize..node.first as usize + node.len as usize;
+                        let undecided = self.edges[r]
+                            .iter()
+                            .copied()
+                            .filter(|&j| self.won[j as usize].is_none());
+                        if node.attacker == proving {
+                            // One move: the cheapest for the side that chooses here.
+                            let cost = |j: u32| {
+                                if proving {
+                                    pn[j as usize]
+                                } else {
+                                    dn[j as usize]
+                                }
+                            };
+                            if let Some(j) = undecided.min_by_key(|&j| cost(j)) {
+                                if !visited[j as usize] {
+                                    visited[j as usize] = true;
+                                    stack.push(j);
+                                }
+                            }
+                        } else {
+                            for j in undecided.collect::<Vec<_>>().into_iter().rev() {
+                                if !visited[j as usize] {
+                                    visited[j as usize] = true;
+                                    stack.push(j);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(open)
     }
 
     /// The open nodes reachable from the root through undecided explored nodes, nearest

@@ -17,7 +17,9 @@ use std::sync::{Arc, Mutex};
 
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
 use hoyito_search::certificate::{self, Claim, Kind, Recorder, Root};
-use hoyito_search::{plain_search, Config, Eval, ExactMethod, Limits, Probe, Prove, Searcher};
+use hoyito_search::{
+    plain_search, Config, Eval, ExactMethod, Explore, Limits, Probe, Prove, Searcher,
+};
 
 type Key = [u64; 2];
 
@@ -315,11 +317,20 @@ impl Write for Shared {
 /// the certificate of each value (extracted from the record of claims, which checks that
 /// ranks fall) holds only true claims. Then a second prover that takes in the record (a
 /// resumed run) proves the same values again, exploring nothing new.
-fn check_proofs(rules: Rules, sample: usize) {
+/// A prover without tables that explores its proofs' graphs by `explore`.
+fn prover(rules: Rules, explore: Explore) -> Prove<2> {
+    let mut prove = Prove::<2>::new(rules, None);
+    prove.explore(explore);
+    prove
+}
+
+/// Proves the values of a sample of positions (and their moves), checks them and the
+/// certificate of their record against the reference; returns the positions explored.
+fn check_proofs(rules: Rules, sample: usize, explore: Explore) -> u64 {
     let want = reference(&rules);
     let all = reachable(&rules);
     let record = Shared::default();
-    let mut prove = Prove::<2>::new(rules, None);
+    let mut prove = prover(rules, explore);
     prove.record(Recorder::new(Box::new(record.clone()), 1));
     let stop = AtomicBool::new(false);
     let step = (all.len() / sample).max(1);
@@ -352,6 +363,7 @@ fn check_proofs(rules: Rules, sample: usize) {
         }
     }
     prove.finish().unwrap();
+    let explored = prove.explored();
     let bytes = record.0.lock().unwrap().clone();
     let (claims, read) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
     assert_eq!(read as usize, bytes.len());
@@ -378,8 +390,8 @@ fn check_proofs(rules: Rules, sample: usize) {
             .collect();
         assert!(certificate::extract(&rules, gone, &roots[..1], None).is_err());
     }
-    check_stopped_and_resumed(rules, &roots, &want);
-    let mut resumed = Prove::<2>::new(rules, None);
+    check_stopped_and_resumed(rules, &roots, &want, explore);
+    let mut resumed = prover(rules, explore);
     resumed.learn(&claims);
     for r in roots.iter().step_by(2) {
         let v = resumed.value(&r.position, None, &stop, None).unwrap();
@@ -395,11 +407,12 @@ fn check_proofs(rules: Rules, sample: usize) {
         0,
         "{rules}: a resumed run explores again"
     );
+    explored
 }
 
 /// A prover resumed from `record` (as `solve prove --state` does): it takes in the claims
 /// recorded so far and goes on writing to the same record, numbering its proofs on.
-fn resumed(rules: Rules, record: &Shared) -> Prove<2> {
+fn resumed(rules: Rules, record: &Shared, explore: Explore) -> Prove<2> {
     let bytes = record.0.lock().unwrap().clone();
     let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
     let next = claims
@@ -408,7 +421,7 @@ fn resumed(rules: Rules, record: &Shared) -> Prove<2> {
         .max()
         .unwrap_or(0)
         + 1;
-    let mut prove = Prove::<2>::new(rules, None);
+    let mut prove = prover(rules, explore);
     prove.learn(&claims);
     prove.record(Recorder::new(Box::new(record.clone()), next));
     prove
@@ -417,9 +430,14 @@ fn resumed(rules: Rules, record: &Shared) -> Prove<2> {
 /// A run stopped partway (its stop flag raised from the start: each proof stops at its
 /// 1024th position) and resumed from its record, numbering its proofs on, proves the same
 /// values, and the record of both gives a certificate of true claims.
-fn check_stopped_and_resumed(rules: Rules, roots: &[Root<2>], want: &HashMap<Key, i32>) {
+fn check_stopped_and_resumed(
+    rules: Rules,
+    roots: &[Root<2>],
+    want: &HashMap<Key, i32>,
+    explore: Explore,
+) {
     let record = Shared::default();
-    let mut first = Prove::<2>::new(rules, None);
+    let mut first = prover(rules, explore);
     first.record(Recorder::new(Box::new(record.clone()), 1));
     let stopped = AtomicBool::new(true);
     let mut stops = 0;
@@ -427,7 +445,7 @@ fn check_stopped_and_resumed(rules: Rules, roots: &[Root<2>], want: &HashMap<Key
         stops += first.value(&r.position, None, &stopped, None).is_err() as usize;
     }
     first.finish().unwrap();
-    let mut second = resumed(rules, &record);
+    let mut second = resumed(rules, &record, explore);
     let go = AtomicBool::new(false);
     for r in roots.iter().step_by(2) {
         let v = second.value(&r.position, None, &go, None).unwrap();
@@ -478,13 +496,13 @@ impl Write for StopAfter {
 /// A run stopped at several points (the whole run ends there, as on Ctrl-C or a time
 /// limit) and resumed from its record writes, byte for byte, the record of a run that was
 /// not stopped, so both give the same certificate.
-fn check_resumed_record_is_the_same(rules: Rules, sample: usize) {
+fn check_resumed_record_is_the_same(rules: Rules, sample: usize, explore: Explore) {
     let all = reachable(&rules);
     let step = (all.len() / sample).max(1);
     let positions: Vec<Position6> = all.iter().step_by(step).copied().collect();
     let go = AtomicBool::new(false);
     let whole = Shared::default();
-    let mut prove = Prove::<2>::new(rules, None);
+    let mut prove = prover(rules, explore);
     prove.record(Recorder::new(Box::new(whole.clone()), 1));
     for p in &positions {
         prove.value(p, None, &go, None).unwrap();
@@ -495,7 +513,7 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize) {
     for cut in [whole.len() / 7, whole.len() / 3, whole.len() * 3 / 4] {
         let record = Shared::default();
         let stop = Arc::new(AtomicBool::new(false));
-        let mut first = Prove::<2>::new(rules, None);
+        let mut first = prover(rules, explore);
         first.record(Recorder::new(
             Box::new(StopAfter {
                 record: record.clone(),
@@ -512,7 +530,7 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize) {
         }
         first.finish().unwrap();
         let stopped_at = record.0.lock().unwrap().len();
-        let mut second = resumed(rules, &record);
+        let mut second = resumed(rules, &record, explore);
         for p in &positions {
             second.value(p, None, &go, None).unwrap();
         }
@@ -532,8 +550,9 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize) {
 
 #[test]
 fn a_resumed_run_records_what_an_unstopped_one_does() {
-    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60);
-    check_resumed_record_is_the_same(rules(Variant::Hoyito3, 4, 2), 60);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60, Explore::Focused);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito3, 4, 2), 60, Explore::Focused);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60, Explore::Breadth);
 }
 
 fn rules(variant: Variant, holes: usize, seeds: usize) -> Rules {
@@ -547,12 +566,13 @@ fn hoyito2_2x3_two_seeds() {
 
 #[test]
 fn proofs_and_certificates_on_small_boards() {
-    check_proofs(rules(Variant::Hoyito2, 3, 2), 150);
-    check_proofs(rules(Variant::Hoyito3, 3, 3), 150);
-    check_proofs(rules(Variant::Hoyito2, 4, 2), 60);
+    let focused = Explore::Focused;
+    check_proofs(rules(Variant::Hoyito2, 3, 2), 150, focused);
+    check_proofs(rules(Variant::Hoyito3, 3, 3), 150, focused);
     check_proofs(
         Rules::new(Variant::Hoyito3, 4, 1, LastFour::North, CaptureSide::Any).unwrap(),
         150,
+        focused,
     );
     check_proofs(
         Rules::new(
@@ -564,7 +584,20 @@ fn proofs_and_certificates_on_small_boards() {
         )
         .unwrap(),
         150,
+        focused,
     );
+}
+
+/// Both ways of exploring a proof's graph prove the true values, with certificates, and
+/// explore different graphs (else one of them is not in use).
+#[test]
+fn focused_and_breadth_first_proofs_agree() {
+    for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+        let r = rules(variant, 4, 2);
+        let focused = check_proofs(r, 60, Explore::Focused);
+        let breadth = check_proofs(r, 60, Explore::Breadth);
+        assert_ne!(focused, breadth, "{r}: the same positions explored");
+    }
 }
 
 #[test]

@@ -84,6 +84,8 @@ struct ProveReport {
     /// A move that keeps the value (captures first), proven.
     best: Option<u8>,
     moves: Option<Vec<MoveValue>>,
+    /// How the proofs chose what to explore (`--explore`).
+    explore: &'static str,
     /// Positions explored by the proofs (this run).
     explored: u64,
     /// Threshold proofs finished (this run).
@@ -155,8 +157,13 @@ impl fmt::Display for ProveReport {
         }
         writeln!(
             f,
-            "explored: {} positions in {} proofs, {:.1} s; claims recorded {} (+{} resumed)",
-            self.explored, self.proofs, self.seconds, self.claims_recorded, self.claims_resumed
+            "explored: {} positions in {} proofs ({}), {:.1} s; claims recorded {} (+{} resumed)",
+            self.explored,
+            self.proofs,
+            self.explore,
+            self.seconds,
+            self.claims_recorded,
+            self.claims_resumed
         )?;
         let c = &self.cache;
         writeln!(
@@ -384,6 +391,7 @@ fn prove_sized<const W: usize>(
     let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
     let mut prover = Prove::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
+    prover.explore(a.explore.into());
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
     let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
         claims_resumed += 1;
@@ -556,6 +564,7 @@ fn prove_sized<const W: usize>(
                 })
                 .collect()
         }),
+        explore: a.explore.name(),
         explored,
         proofs: gauge.proofs.load(Ordering::Relaxed),
         claims_recorded,

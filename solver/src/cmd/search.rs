@@ -34,6 +34,7 @@ fn config(e: &EngineArgs) -> Result<Config> {
         table: e.table.into(),
         eval: Eval::default(),
         exact_method: e.exact_method.into(),
+        explore: e.explore.into(),
         ..Config::default()
     })
 }
