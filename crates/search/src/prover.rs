@@ -1090,7 +1090,7 @@ impl<const W: usize> Proof<W> {
                                 }
                             }
                         } else {
-                            for j in undecided.collect::<Vec<_>>().into_iter().rev() {
+                            for j in undecided {
                                 if !visited[j as usize] {
                                     visited[j as usize] = true;
                                     stack.push(j);
@@ -1101,6 +1101,11 @@ impl<const W: usize> Proof<W> {
                     _ => {}
                 }
             }
+        }
+        if open.is_empty() {
+            // Both candidate trees can run into cycles whose ways out were already visited;
+            // the root still depends on some unexplored position, so explore them all.
+            return self.frontier(budget);
         }
         Ok(open)
     }
