@@ -74,6 +74,10 @@ struct Node<const W: usize> {
     known: bool,
     /// The exit that decided the node for its mover, if one did (its hole; 0: none).
     exit: u8,
+    /// For a capture not yet valued (focused proofs value captures only when chosen): South's
+    /// threshold on `pos`, the position after the capture, that makes the capture good for
+    /// the attacker (`None` for the nodes of positions).
+    capture: Option<i32>,
 }
 
 /// Why a proof stopped before its answer.
@@ -205,29 +209,43 @@ impl<const W: usize> Prover<W> {
 
     /// Proven bounds of South's value of `p`, from the cache, the oracle or the seeds left.
     pub fn known(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> (i32, i32) {
-        let n = p.seeds_on_board() as i32;
-        if !p.is_live() {
-            return (0, 0);
+        match self.known_statically(probe, p) {
+            Some(v) => (v, v),
+            None => {
+                let n = p.seeds_on_board() as i32;
+                self.bounds.get(p).unwrap_or((-n, n))
+            }
         }
-        let south = p.side_to_move() == Side::South;
+    }
+
+    /// South's value of `p` if it is known without the cache of proven bounds: at a game
+    /// end, from the oracle, or from a component solved whole.
+    fn known_statically(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> Option<i32> {
+        let n = p.seeds_on_board();
+        if !p.is_live() {
+            return Some(0);
+        }
+        let sign = if p.side_to_move() == Side::South {
+            1
+        } else {
+            -1
+        };
         if let Some(o) = probe {
-            if n as u32 <= o.max_seeds() {
+            if n <= o.max_seeds() {
                 if let Some(v) = o.probe(p) {
-                    let v = if south { v } else { -v };
-                    return (v, v);
+                    return Some(sign * v);
                 }
             }
         }
-        if n as u32 <= self.retro_seeds && !self.retro.stopped {
+        if n <= self.retro_seeds && !self.retro.stopped {
             // A component solved whole counts against the node limit as it is explored.
             self.retro.room = usize::try_from(self.work_limit.saturating_sub(self.expanded))
                 .unwrap_or(usize::MAX);
             if let Some(v) = self.retro.value(p) {
-                let v = if south { v } else { -v };
-                return (v, v);
+                return Some(sign * v);
             }
         }
-        self.bounds.get(p).unwrap_or((-n, n))
+        None
     }
 
     /// The exact value of `p` for its side to move. On a stop, returns the bounds proven so
@@ -551,7 +569,9 @@ impl<const W: usize> Prover<W> {
             while i < queue.len() && (i < selected || done < quota) {
                 let id = queue[i];
                 i += 1;
-                if proof.nodes[id as usize].state != State::Open {
+                let node = &proof.nodes[id as usize];
+                // Captures are valued only when the focus itself picks them.
+                if node.state != State::Open || (i > selected && node.capture.is_some()) {
                     continue;
                 }
                 let before = proof.nodes.len();
@@ -589,6 +609,14 @@ impl<const W: usize> Prover<W> {
         budget: &Budget<'_>,
         id: u32,
     ) -> Result<(), Stopped> {
+        let node = &proof.nodes[id as usize];
+        if let Some(t) = node.capture {
+            // A capture: its worth is a threshold proof of its own.
+            let q = node.pos;
+            let good = proof.good_if_at_least(self.south_at_least(probe, budget, &q, t)?);
+            proof.nodes[id as usize].state = if good { State::Won } else { State::Lost };
+            return Ok(());
+        }
         self.count(budget, &proof.nodes[0].pos)?;
         let rules = self.rules;
         let node = &proof.nodes[id as usize];
@@ -634,10 +662,28 @@ impl<const W: usize> Prover<W> {
         // one is good for the mover. Always the first good exit in this order, whatever was
         // known before: a run resumed from its record (which knows more, earlier) then runs
         // the same proofs as one that was not stopped, and records the same claims.
+        // Focused proofs value here only the exits that need no proof (game ends, the
+        // tables); the others become nodes of the graph, valued when the focus reaches them.
         let want = attacker; // the mover looks for an exit good for itself
+        let lazy = self.explore == Explore::Focused;
+        let mut pending = [(0i32, p, 0u8); 12];
+        let mut np = 0;
         for &(t, q, _, hole) in &exits[..ne] {
             let good = match q {
                 None => proof.good(t),
+                Some(q) if lazy => {
+                    // Known without the cache, or out of reach of the seeds on the board.
+                    let n = q.seeds_on_board() as i32;
+                    match self.known_statically(probe, &q) {
+                        Some(v) => proof.good_if_at_least(v >= t),
+                        None if t <= -n || t > n => proof.good_if_at_least(t <= -n),
+                        None => {
+                            pending[np] = (t, q, hole);
+                            np += 1;
+                            continue;
+                        }
+                    }
+                }
                 Some(q) => proof.good_if_at_least(self.south_at_least(probe, budget, &q, t)?),
             };
             if good == want {
@@ -647,13 +693,18 @@ impl<const W: usize> Prover<W> {
                 return Ok(());
             }
         }
-        if nq == 0 {
+        if nq == 0 && np == 0 {
             // Only exits, all bad for the mover: the attacker must take one (lost), or the
             // defender must (won).
             proof.nodes[id as usize].state = if attacker { State::Lost } else { State::Won };
             return Ok(());
         }
         let first = proof.edges.len() as u32;
+        for &(t, q, hole) in &pending[..np] {
+            let j = proof.add_capture(&q, t);
+            proof.edges.push(j);
+            proof.holes.push(hole);
+        }
         for (q, &hole) in quiet[..nq].iter().zip(&holes) {
             let j = proof.add(self, probe, q);
             proof.edges.push(j);
@@ -662,7 +713,7 @@ impl<const W: usize> Prover<W> {
         let node = &mut proof.nodes[id as usize];
         node.state = State::Inner;
         node.first = first;
-        node.len = nq as u8;
+        node.len = (np + nq) as u8;
         Ok(())
     }
 
@@ -671,7 +722,7 @@ impl<const W: usize> Prover<W> {
         let t = proof.t;
         for (node, &won) in proof.nodes.iter().zip(&proof.won) {
             let Some(won) = won else { continue };
-            if node.known {
+            if node.known || node.capture.is_some() {
                 continue;
             }
             // Won by the attacker: South's value >= t if South attacks, < t if North does.
@@ -820,6 +871,26 @@ impl<const W: usize> Proof<W> {
             len: 0,
             known: state != State::Open,
             exit: 0,
+            capture: None,
+        });
+        j
+    }
+
+    /// A node for a capture to `p` not valued yet: good for the attacker when South's value
+    /// of `p` is at least `t` (if South attacks) or below it (if North does). It is never
+    /// shared, and what is known of `p` is looked up only when it is explored, so that the
+    /// graph a proof explores does not depend on what earlier proofs happen to have proven.
+    fn add_capture(&mut self, p: &Position<W>, t: i32) -> u32 {
+        let j = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            pos: *p,
+            state: State::Open,
+            attacker: (p.side_to_move() == Side::South) == self.south_attacks,
+            first: 0,
+            len: 0,
+            known: false,
+            exit: 0,
+            capture: Some(t),
         });
         j
     }
@@ -935,7 +1006,8 @@ impl<const W: usize> Proof<W> {
     pub(crate) fn claims(&self) -> impl Iterator<Item = RecordedClaim<W>> + '_ {
         self.nodes.iter().enumerate().filter_map(move |(k, node)| {
             let won = self.won[k]?;
-            if node.known {
+            // A capture's node stands for the claim its own proof recorded.
+            if node.known || node.capture.is_some() {
                 return None;
             }
             let at_least = won == self.south_attacks;
@@ -1014,7 +1086,7 @@ impl<const W: usize> Proof<W> {
             match w {
                 Some(true) => (pn[k], dn[k]) = (0, INF),
                 Some(false) => (pn[k], dn[k]) = (INF, 0),
-                None if node.state == State::Open => {
+                None if node.state == State::Open && node.capture.is_none() => {
                     let p = &node.pos;
                     let h = p.holes();
                     let row = p.side_to_move().index() * h;
