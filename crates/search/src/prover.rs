@@ -1055,25 +1055,7 @@ impl<const W: usize> Proof<W> {
         const INF: u64 = u64::MAX / 4;
         let n = self.nodes.len();
         // Breadth-first order from the root through undecided nodes.
-        let mut seen = vec![false; n];
-        let mut order = vec![0u32];
-        seen[0] = true;
-        let mut i = 0;
-        while i < order.len() {
-            let k = order[i] as usize;
-            i += 1;
-            budget.poll(i)?;
-            let node = &self.nodes[k];
-            if node.state == State::Inner && self.won[k].is_none() {
-                let r = node.first as usize..node.first as usize + node.len as usize;
-                for &j in &self.edges[r] {
-                    if !seen[j as usize] && self.won[j as usize].is_none() {
-                        seen[j as usize] = true;
-                        order.push(j);
-                    }
-                }
-            }
-        }
+        let order = self.undecided_reach(budget)?;
         // Proof and disproof numbers: 0 and "infinite" for decided nodes; for an open node 1
         // for its mover and, for the other side, the moves its mover may have (its
         // non-empty holes: each must be answered); then the inner nodes, deepest first (an
@@ -1185,9 +1167,18 @@ impl<const W: usize> Proof<W> {
     /// The open nodes reachable from the root through undecided explored nodes, nearest
     /// first: the ones whose exploration can still change the root.
     fn frontier(&self, budget: &Budget<'_>) -> Result<Vec<u32>, Stopped> {
+        let reached = self.undecided_reach(budget)?;
+        let open = reached.into_iter();
+        Ok(open
+            .filter(|&k| self.nodes[k as usize].state == State::Open)
+            .collect())
+    }
+
+    /// The undecided nodes reachable from the (undecided) root through undecided explored
+    /// nodes, breadth first.
+    fn undecided_reach(&self, budget: &Budget<'_>) -> Result<Vec<u32>, Stopped> {
         let mut seen = vec![false; self.nodes.len()];
         let mut queue = vec![0u32];
-        let mut open = Vec::new();
         seen[0] = true;
         let mut i = 0;
         while i < queue.len() {
@@ -1195,20 +1186,16 @@ impl<const W: usize> Proof<W> {
             i += 1;
             budget.poll(i)?;
             let node = &self.nodes[k];
-            match node.state {
-                State::Open => open.push(k as u32),
-                State::Inner if self.won[k].is_none() => {
-                    let r = node.first as usize..node.first as usize + node.len as usize;
-                    for &j in &self.edges[r] {
-                        if !seen[j as usize] && self.won[j as usize].is_none() {
-                            seen[j as usize] = true;
-                            queue.push(j);
-                        }
+            if node.state == State::Inner && self.won[k].is_none() {
+                let r = node.first as usize..node.first as usize + node.len as usize;
+                for &j in &self.edges[r] {
+                    if !seen[j as usize] && self.won[j as usize].is_none() {
+                        seen[j as usize] = true;
+                        queue.push(j);
                     }
                 }
-                _ => {}
             }
         }
-        Ok(open)
+        Ok(queue)
     }
 }
