@@ -663,7 +663,8 @@ impl<const W: usize> Prover<W> {
         // known before: a run resumed from its record (which knows more, earlier) then runs
         // the same proofs as one that was not stopped, and records the same claims.
         // Focused proofs value here only the exits that need no proof (game ends, the
-        // tables); the others become nodes of the graph, valued when the focus reaches them.
+        // tables, components solved whole, thresholds beyond the seeds on the board); the
+        // others become nodes of the graph, valued when the focus reaches them.
         let want = attacker; // the mover looks for an exit good for itself
         let lazy = self.explore == Explore::Focused;
         let mut pending = [(0i32, p, 0u8); 12];
