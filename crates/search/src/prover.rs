@@ -209,18 +209,27 @@ impl<const W: usize> Prover<W> {
 
     /// Proven bounds of South's value of `p`, from the cache, the oracle or the seeds left.
     pub fn known(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> (i32, i32) {
-        match self.known_statically(probe, p) {
+        let (lo, hi) = self.known_statically(probe, p);
+        if lo == hi {
+            return (lo, hi);
+        }
+        self.bounds.get(p).unwrap_or((lo, hi))
+    }
+
+    /// Bounds of South's value of `p` known without the cache of proven bounds: exact at a
+    /// game end, from the oracle or from a component solved whole, else the seeds left.
+    fn known_statically(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> (i32, i32) {
+        match self.exactly(probe, p) {
             Some(v) => (v, v),
             None => {
                 let n = p.seeds_on_board() as i32;
-                self.bounds.get(p).unwrap_or((-n, n))
+                (-n, n)
             }
         }
     }
 
-    /// South's value of `p` if it is known without the cache of proven bounds: at a game
-    /// end, from the oracle, or from a component solved whole.
-    fn known_statically(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> Option<i32> {
+    /// South's value of `p` at a game end, from the oracle, or from a component solved whole.
+    fn exactly(&mut self, probe: Option<&dyn Probe<W>>, p: &Position<W>) -> Option<i32> {
         let n = p.seeds_on_board();
         if !p.is_live() {
             return Some(0);
@@ -672,19 +681,15 @@ impl<const W: usize> Prover<W> {
         for &(t, q, _, hole) in &exits[..ne] {
             let good = match q {
                 None => proof.good(t),
-                Some(q) if lazy => {
-                    // Known without the cache, or out of reach of the seeds on the board.
-                    let n = q.seeds_on_board() as i32;
-                    match self.known_statically(probe, &q) {
-                        Some(v) => proof.good_if_at_least(v >= t),
-                        None if t <= -n || t > n => proof.good_if_at_least(t <= -n),
-                        None => {
-                            pending[np] = (t, q, hole);
-                            np += 1;
-                            continue;
-                        }
+                Some(q) if lazy => match self.known_statically(probe, &q) {
+                    (lo, _) if lo >= t => proof.good_if_at_least(true),
+                    (_, hi) if hi < t => proof.good_if_at_least(false),
+                    _ => {
+                        pending[np] = (t, q, hole);
+                        np += 1;
+                        continue;
                     }
-                }
+                },
                 Some(q) => proof.good_if_at_least(self.south_at_least(probe, budget, &q, t)?),
             };
             if good == want {
@@ -862,8 +867,14 @@ impl<const W: usize> Proof<W> {
         } else {
             State::Open
         };
-        let j = self.nodes.len() as u32;
+        let j = self.push(p, state, None);
         self.index.insert(key, j);
+        j
+    }
+
+    /// A new node of `p` (a capture's when `capture` gives its threshold).
+    fn push(&mut self, p: &Position<W>, state: State, capture: Option<i32>) -> u32 {
+        let j = self.nodes.len() as u32;
         self.nodes.push(Node {
             pos: *p,
             state,
@@ -872,7 +883,7 @@ impl<const W: usize> Proof<W> {
             len: 0,
             known: state != State::Open,
             exit: 0,
-            capture: None,
+            capture,
         });
         j
     }
@@ -882,18 +893,7 @@ impl<const W: usize> Proof<W> {
     /// shared, and what is known of `p` is looked up only when it is explored, so that the
     /// graph a proof explores does not depend on what earlier proofs happen to have proven.
     fn add_capture(&mut self, p: &Position<W>, t: i32) -> u32 {
-        let j = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            pos: *p,
-            state: State::Open,
-            attacker: (p.side_to_move() == Side::South) == self.south_attacks,
-            first: 0,
-            len: 0,
-            known: false,
-            exit: 0,
-            capture: Some(t),
-        });
-        j
+        self.push(p, State::Open, Some(t))
     }
 
     /// The attacker's attractor, with open nodes counted as won (`optimistic`) or lost: for
@@ -1168,11 +1168,9 @@ impl<const W: usize> Proof<W> {
     /// The open nodes reachable from the root through undecided explored nodes, nearest
     /// first: the ones whose exploration can still change the root.
     fn frontier(&self, budget: &Budget<'_>) -> Result<Vec<u32>, Stopped> {
-        let reached = self.undecided_reach(budget)?;
-        let open = reached.into_iter();
-        Ok(open
-            .filter(|&k| self.nodes[k as usize].state == State::Open)
-            .collect())
+        let mut reached = self.undecided_reach(budget)?;
+        reached.retain(|&k| self.nodes[k as usize].state == State::Open);
+        Ok(reached)
     }
 
     /// The undecided nodes reachable from the (undecided) root through undecided explored
