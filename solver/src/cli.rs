@@ -209,8 +209,8 @@ impl From<ExactArg> for ExactMethod {
 /// Which positions a threshold proof explores next (the values proven are the same).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ExploreArg {
-    /// The leaves of the smallest candidate proof and disproof, by proof and disproof
-    /// numbers (proof-number search over the graph explored so far).
+    /// The most-proving leaves, by proof and disproof numbers (proof-number search over the
+    /// graph explored so far), then the nearest of the other unexplored positions.
     Focused,
     /// Every unexplored position the answer still depends on, nearest first (the way of
     /// earlier versions, kept for comparison).
@@ -351,6 +351,16 @@ pub struct ProveArgs {
     /// keeps to its memory, at some cost in time [default: a third of the machine's memory].
     #[arg(long = "cache-mb", value_name = "MIB", allow_negative_numbers = true)]
     pub cache_mb: Option<u64>,
+    /// Stop cleanly, keeping the state, once the machine's available memory falls below this
+    /// many MiB: the graph of a proof has no bound of its own, and a proof that outgrows the
+    /// machine is better stopped than killed. 0: never [default: an eighth of the machine's
+    /// memory].
+    #[arg(
+        long = "memory-reserve",
+        value_name = "MIB",
+        allow_negative_numbers = true
+    )]
+    pub memory_reserve: Option<u64>,
     /// Which positions the threshold proofs explore next. Both ways prove the same values;
     /// a run resumed from its state writes the same record and certificate as an unstopped
     /// one when both explore the same way.

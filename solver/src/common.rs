@@ -339,6 +339,17 @@ fn check_cache(cache_mb: Option<u64>) -> Result<()> {
     }
 }
 
+/// Checks `prove --memory-reserve`: less than the machine's memory, else the run would stop
+/// before it began.
+fn check_reserve(reserve_mb: Option<u64>) -> Result<()> {
+    match (reserve_mb, total_mib()) {
+        (Some(mib), Some(total)) if mib >= total => {
+            bail!("--memory-reserve {mib} is not less than the machine's memory ({total} MiB)")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Checks the engine flags of `best` and `bench`.
 fn check_engine(e: &EngineArgs) -> Result<()> {
     check_threads(e.threads)?;
@@ -362,7 +373,8 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         Command::Perft(a) => check_threads(a.threads),
         Command::Prove(a) => {
             check_threads(a.threads)?;
-            check_cache(a.cache_mb)
+            check_cache(a.cache_mb)?;
+            check_reserve(a.memory_reserve)
         }
         Command::Best(a) => check_engine(&a.engine),
         Command::Openings(a) => {

@@ -37,10 +37,10 @@ pub struct Config {
 /// differ in how much they explore on the way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Explore {
-    /// The leaves of the smallest candidate proof and disproof, by proof and disproof
-    /// numbers over the graph explored so far, and breadth first from them (the default:
-    /// it explores about a fortieth of what `Breadth` does at the Hoyito II start over the
-    /// tables up to 24 seeds).
+    /// The most-proving leaves, by proof and disproof numbers over the graph explored so
+    /// far, then the rest of the unexplored positions the root depends on, nearest first,
+    /// up to a sixteenth of the graph a round (the default: it explores about a hundredth
+    /// of what `Breadth` does at the Hoyito II start over the tables up to 24 seeds).
     #[default]
     Focused,
     /// Every unexplored position the root still depends on, nearest first.

@@ -20,11 +20,10 @@
 //! stay out of it forever, away from anything unexplored). Otherwise the next round
 //! explores more of the unexplored positions that the root still depends on (those reached
 //! from it through undecided positions). Which ones is a matter of speed, never of the
-//! answer ([`Explore`]): by default, as in proof-number search, the leaves of the smallest
-//! candidate proof (one move of the attacker at each of its positions, every move of the
-//! defender) and of the smallest candidate disproof, by proof and disproof numbers
-//! computed over the graph explored so far; `Explore::Breadth` takes all of them, nearest
-//! first, in rounds that double the graph. The attractors alone decide, so cycles stay
+//! answer ([`Explore`]): by default, as in proof-number search, the most-proving leaves by
+//! proof and disproof numbers computed over the graph explored so far, then the rest of
+//! them, nearest first, up to a sixteenth of the graph; `Explore::Breadth` takes all of
+//! them, nearest first, in rounds that double the graph. The attractors alone decide, so cycles stay
 //! exact whichever positions were explored. An exit's worth is
 //! itself a threshold question on a position with fewer seeds, answered the same way
 //! (recursion depth at most the seeds / 4), only when needed: the attacker's exits until a
@@ -563,15 +562,23 @@ impl<const W: usize> Prover<W> {
         root: &Position<W>,
     ) -> Result<bool, Stopped> {
         proof.add(self, probe, root);
+        // The positions to explore next, the first `selected` of them chosen (a focused
+        // round explores all of those, and goes on through the rest only to its quota).
         let mut queue = vec![0u32];
+        let mut selected = 1;
         loop {
             // Explore a round. Breadth first: at least as many positions as the graph
-            // holds. Focused: the focus, and breadth first from it until the round has
-            // explored a sixteenth of the graph's size, so that the passes over the graph
-            // between rounds cost a bounded share of the work.
-            let (quota, selected) = match self.explore {
-                Explore::Breadth => (proof.nodes.len().max(64), 0),
-                Explore::Focused => ((proof.nodes.len() / 16).max(64), queue.len()),
+            // holds. Focused: the most-proving leaves, then the rest of the frontier,
+            // nearest to the root first, until the round has explored a sixteenth of the
+            // graph's size, so that the passes over the graph between rounds cost a bounded
+            // share of the work, and so that no part of the frontier waits forever on
+            // numbers that mislead (in the quiet cycles of small components they can: a
+            // 16-seed position of Hoyito III, `1,0,4,1,1,3/2,0,1,1,1,1 N`, stayed open
+            // for a minute when the rest of a round went breadth first from the leaves
+            // chosen, and is proven in 4 s this way).
+            let quota = match self.explore {
+                Explore::Breadth => proof.nodes.len().max(64),
+                Explore::Focused => (proof.nodes.len() / 16).max(64),
             };
             let mut done = 0;
             let mut i = 0;
@@ -601,8 +608,8 @@ impl<const W: usize> Prover<W> {
                     return Ok(won == proof.south_attacks);
                 }
                 None => {
-                    queue = match self.explore {
-                        Explore::Breadth => proof.frontier(budget)?,
+                    (queue, selected) = match self.explore {
+                        Explore::Breadth => (proof.frontier(budget)?, 0),
                         Explore::Focused => proof.focus(budget)?,
                     }
                 }
@@ -1048,15 +1055,16 @@ impl<const W: usize> Proof<W> {
         })
     }
 
-    /// The open nodes on which the root's answer hangs most: the leaves of the smaller of
-    /// the smallest candidate proof (the attacker's cheapest move at its nodes, every move
-    /// of the defender) and the smallest candidate disproof (the other way round), by proof
-    /// and disproof numbers over the explored graph (after `decide`). As in proof-number
-    /// search, the cheaper tree is the likelier to decide the root. (Exploring the leaves of
-    /// both pays, at every attacker's node of the candidate disproof, for each of its
-    /// captures: a proof of its own. The Hoyito II start with 6 seeds a hole over the tables
-    /// up to 32 seeds took 3.1 M positions that way, against 26 k.)
-    fn focus(&self, budget: &Budget<'_>) -> Result<Vec<u32>, Stopped> {
+    /// The next round's queue and how many of its first nodes are chosen: as in
+    /// proof-number search, the most-proving leaves by proof and disproof numbers over the
+    /// explored graph (after `decide`), every tie taken, then the rest of the frontier,
+    /// nearest first. (Measured at the Hoyito II start over the tables up to 24 seeds:
+    /// 808,899 positions explored; the leaves of the smallest candidate proof and disproof
+    /// together, which pay at each attacker's node of the candidate disproof a proof for
+    /// every capture, 2,163,773; those of the smaller candidate tree alone 5,705,063, and
+    /// a single proof's graph outgrew the machine at 7 seeds a hole. Without the rest of
+    /// the frontier, some 16-seed positions in quiet cycles stayed open for minutes.)
+    fn focus(&self, budget: &Budget<'_>) -> Result<(Vec<u32>, usize), Stopped> {
         const INF: u64 = u64::MAX / 4;
         let n = self.nodes.len();
         // Breadth-first order from the root through undecided nodes.
@@ -1109,35 +1117,13 @@ impl<const W: usize> Proof<W> {
                 (sum_p, min_d)
             };
         }
-        // The leaves of the smaller candidate tree (the candidate proof when the root's
-        // proof number is at most its disproof number), else of the other one.
-        let proving = pn[0] <= dn[0];
-        for proving in [proving, !proving] {
-            let open = self.leaves(proving, &pn, &dn, budget)?;
-            if !open.is_empty() {
-                return Ok(open);
-            }
-        }
-        // Both candidate trees can run into cycles whose ways out were already visited;
-        // the root still depends on some unexplored position, so explore them all.
-        self.frontier(budget)
-    }
-
-    /// The open leaves of the smallest candidate proof (`proving`) or disproof, by the
-    /// proof and disproof numbers `pn` and `dn`: the side that chooses at a node (the
-    /// attacker in a proof) takes its cheapest undecided move, the other side every one.
-    fn leaves(
-        &self,
-        proving: bool,
-        pn: &[u64],
-        dn: &[u64],
-        budget: &Budget<'_>,
-    ) -> Result<Vec<u32>, Stopped> {
-        let cost = if proving { pn } else { dn };
-        let mut open = Vec::new();
-        let mut visited = vec![false; self.nodes.len()];
+        // The most-proving leaves: from the root, the moves of least proof number at the
+        // attacker's nodes and of least disproof number at the defender's, every one of
+        // them where several tie.
+        let mut chosen = vec![false; n];
+        let mut queue = Vec::new();
         let mut stack = vec![0u32];
-        visited[0] = true;
+        chosen[0] = true;
         let mut steps = 0;
         while let Some(k) = stack.pop() {
             steps += 1;
@@ -1145,31 +1131,38 @@ impl<const W: usize> Proof<W> {
             let k = k as usize;
             let node = &self.nodes[k];
             match node.state {
-                State::Open => open.push(k as u32),
+                State::Open => queue.push(k as u32),
                 State::Inner if self.won[k].is_none() => {
                     let r = node.first as usize..node.first as usize + node.len as usize;
-                    let undecided = self.edges[r]
-                        .iter()
-                        .copied()
-                        .filter(|&j| self.won[j as usize].is_none());
-                    let mut visit = |j: u32| {
-                        if !visited[j as usize] {
-                            visited[j as usize] = true;
+                    let cost = if node.attacker { &pn } else { &dn };
+                    let undecided = || {
+                        self.edges[r.clone()]
+                            .iter()
+                            .copied()
+                            .filter(|&j| self.won[j as usize].is_none())
+                    };
+                    let least = undecided().map(|j| cost[j as usize]).min();
+                    for j in undecided() {
+                        if Some(cost[j as usize]) == least && !chosen[j as usize] {
+                            chosen[j as usize] = true;
                             stack.push(j);
                         }
-                    };
-                    if node.attacker == proving {
-                        if let Some(j) = undecided.min_by_key(|&j| cost[j as usize]) {
-                            visit(j);
-                        }
-                    } else {
-                        undecided.for_each(visit);
                     }
                 }
                 _ => {}
             }
         }
-        Ok(open)
+        // Then the rest of the frontier, nearest first. Where the walk found no leaf (it
+        // can run into cycles whose ways out were already visited), all of it is chosen:
+        // the root still depends on some of it.
+        let selected = queue.len();
+        queue.extend(
+            order
+                .into_iter()
+                .filter(|&k| self.nodes[k as usize].state == State::Open && !chosen[k as usize]),
+        );
+        let selected = if selected == 0 { queue.len() } else { selected };
+        Ok((queue, selected))
     }
 
     /// The open nodes reachable from the root through undecided explored nodes, nearest

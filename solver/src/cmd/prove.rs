@@ -96,6 +96,10 @@ struct ProveReport {
     /// The proofs' cache of bounds at the end.
     cache: CacheReport,
     seconds: f64,
+    /// The memory below which the run stops (`--memory-reserve`), in MiB (0: never).
+    memory_reserve_mb: u64,
+    /// Whether the run stopped because the machine's available memory fell below it.
+    stopped_for_memory: bool,
     /// The state folder, when it is kept.
     state: Option<String>,
     certificate: Option<CertificateReport>,
@@ -176,6 +180,13 @@ impl fmt::Display for ProveReport {
                 n => format!("{n} forgotten to make room (proven again where needed)"),
             }
         )?;
+        if self.stopped_for_memory {
+            writeln!(
+                f,
+                "stopped: the machine's available memory fell below {} MiB (--memory-reserve): a smaller --cache-mb leaves the proofs more room",
+                self.memory_reserve_mb
+            )?;
+        }
         if let Some(s) = &self.state {
             writeln!(f, "state: {s}")?;
         }
@@ -194,6 +205,12 @@ impl fmt::Display for ProveReport {
 /// cannot be read).
 fn default_cache_mb() -> u64 {
     crate::common::total_mib().map_or(4096, |m| (m / 3).max(64))
+}
+
+/// The memory `--memory-reserve` keeps by default: an eighth of the machine's (none where
+/// that cannot be read).
+fn default_memory_reserve_mb() -> u64 {
+    crate::common::total_mib().map_or(0, |m| m / 8)
 }
 
 /// `solve prove`.
@@ -301,12 +318,16 @@ impl Drop for State {
 
 /// Reports progress on stderr until `done`: a spinner on a terminal, else a line `every`
 /// so often. `at_least`: the one threshold asked, if that is all.
+///
+/// It also watches the machine's memory: once less than `reserve_mb` MiB is available (0:
+/// never), it raises `stop` and `low_memory`, so that the run stops as on Ctrl-C.
 fn progress(
     gauge: &Gauge,
     done: &AtomicBool,
     start: Instant,
     at_least: Option<i32>,
     every: Duration,
+    (stop, low_memory, reserve_mb): (&AtomicBool, &AtomicBool, u64),
 ) {
     let terminal = std::io::stderr().is_terminal();
     let bar = terminal.then(|| {
@@ -316,6 +337,13 @@ fn progress(
     });
     let mut last_line = Instant::now();
     while !done.load(Ordering::Relaxed) {
+        if reserve_mb > 0
+            && !low_memory.load(Ordering::Relaxed)
+            && crate::common::available_mib().is_some_and(|m| m < reserve_mb)
+        {
+            low_memory.store(true, Ordering::Relaxed);
+            stop.store(true, Ordering::Relaxed);
+        }
         std::thread::sleep(Duration::from_millis(200));
         let explored = gauge.explored.load(Ordering::Relaxed);
         let secs = start.elapsed().as_secs_f64();
@@ -434,9 +462,12 @@ fn prove_sized<const W: usize>(
     let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
     let done = AtomicBool::new(false);
     let every = crate::common::progress_every()?;
+    let memory_reserve_mb = a.memory_reserve.unwrap_or_else(default_memory_reserve_mb);
+    let low_memory = AtomicBool::new(false);
 
+    let watch = (&*stop, &low_memory, memory_reserve_mb);
     let (outcome, threshold, best, moves) = std::thread::scope(|s| {
-        s.spawn(|| progress(&gauge, &done, start, a.at_least, every));
+        s.spawn(|| progress(&gauge, &done, start, a.at_least, every, watch));
         if let Some(t) = a.at_least {
             let holds = prover.at_least(&p, t, &stop, deadline).ok();
             let (lo, hi) = prover.bounds(&p);
@@ -575,6 +606,8 @@ fn prove_sized<const W: usize>(
             forgotten: cache_dropped,
         },
         seconds: start.elapsed().as_secs_f64(),
+        memory_reserve_mb,
+        stopped_for_memory: low_memory.load(Ordering::Relaxed),
         state: keep_state.then(|| state.dir.display().to_string()),
         certificate,
     })
