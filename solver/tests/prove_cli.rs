@@ -185,29 +185,22 @@ fn a_run_resumes_from_its_state() {
 /// `--memory-reserve`; a reserve of all the machine's memory is refused.
 #[test]
 fn a_run_stops_cleanly_when_memory_runs_low() {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let Some(total_mib) = meminfo
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))
-        .and_then(|r| r.split_whitespace().next()?.parse::<u64>().ok())
-        .map(|kib| kib / 1024)
-    else {
+    let Some(total_mib) = hoyito_solver::common::total_mib() else {
         return; // not Linux: no guard to test
+    };
+    // The start of 2x6 without tables: far more than the moment before the guard stops it.
+    let start = |flags: &[&str]| {
+        let base = ["prove", "--no-tables", "--guess-depth", "1", "--json"];
+        json(&[&base[..], flags].concat())
     };
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    // The start of 2x6 without tables: far more than the moment before the guard stops it.
     let reserve = (total_mib - 1).to_string();
-    let out = json(&[
-        "prove",
-        "--no-tables",
-        "--guess-depth",
-        "1",
+    let out = start(&[
         "--memory-reserve",
         &reserve,
         "--state",
         state.to_str().unwrap(),
-        "--json",
     ]);
     assert_eq!(out["complete"], false, "{out}");
     assert_eq!(out["value"], Value::Null, "{out}");
@@ -215,17 +208,7 @@ fn a_run_stops_cleanly_when_memory_runs_low() {
     assert_eq!(out["memory_reserve_mb"], total_mib - 1, "{out}");
     assert!(state.join("claims.bin").exists());
     // Without a reserve it does not stop for memory (a time limit stops it instead).
-    let out = json(&[
-        "prove",
-        "--no-tables",
-        "--guess-depth",
-        "1",
-        "--memory-reserve",
-        "0",
-        "--time-limit",
-        "1",
-        "--json",
-    ]);
+    let out = start(&["--memory-reserve", "0", "--time-limit", "1"]);
     assert_eq!(out["stopped_for_memory"], false, "{out}");
     let (ok, out, err) = run(&["prove", "--memory-reserve", &total_mib.to_string()]);
     assert!(!ok && out.is_empty());
