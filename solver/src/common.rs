@@ -290,6 +290,15 @@ fn meminfo_mib(field: &str) -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// The most memory this process has held at once so far (its peak resident set), in MiB:
+/// `VmHWM` of `/proc/self/status` on Linux, `None` elsewhere or when it cannot be read.
+pub fn peak_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().next()?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The memory the machine can give now, in MiB: `MemAvailable` of `/proc/meminfo` on Linux,
 /// `None` elsewhere or when it cannot be read.
 pub fn available_mib() -> Option<u64> {

@@ -66,6 +66,16 @@ fn prove_equals_the_exact_search_and_writes_a_certificate() {
             (&p["value"], &p["moves"]),
             "{rules} {holes}x{seeds}: breadth first"
         );
+        // The largest proof graph is reported: some graph was explored, and a graph holds
+        // the positions explored in it and at most 12 moves of each besides its root.
+        let (largest, explored) = (
+            p["largest_graph"].as_u64().unwrap(),
+            p["explored"].as_u64().unwrap(),
+        );
+        assert!(largest >= 1 && largest <= 13 * explored + 1, "{p}");
+        if cfg!(target_os = "linux") {
+            assert!(p["peak_memory_mb"].as_u64().is_some(), "{p}");
+        }
         // The best move keeps the value.
         let best = p["best"].as_i64().unwrap();
         assert!(mine.contains(&(best, p["value"].as_i64().unwrap())));

@@ -22,7 +22,8 @@ pub struct Gauge {
     pub claims: AtomicU64,
     /// Seeds on the board of the position whose proof is running now (the deepest one).
     pub seeds: AtomicU32,
-    /// The size of the largest proof graph so far.
+    /// The size of the largest proof graph so far, in positions (one still being explored
+    /// included).
     pub largest: AtomicU64,
     /// What the caller is proving now, in its own numbering (the prover never changes it).
     pub stage: AtomicU32,

@@ -95,6 +95,12 @@ struct ProveReport {
     claims_resumed: u64,
     /// The proofs' cache of bounds at the end.
     cache: CacheReport,
+    /// Positions in the largest graph of a single threshold proof (one stopped included):
+    /// what a proof needs in memory grows with it, about 70 bytes a position on 2x6.
+    largest_graph: u64,
+    /// The most memory the run held at once, tables included, in MiB (`None` where the
+    /// system does not tell).
+    peak_memory_mb: Option<u64>,
     seconds: f64,
     /// The memory below which the run stops (`--memory-reserve`), in MiB (0: never).
     memory_reserve_mb: u64,
@@ -168,6 +174,13 @@ impl fmt::Display for ProveReport {
             self.seconds,
             self.claims_recorded,
             self.claims_resumed
+        )?;
+        writeln!(
+            f,
+            "largest proof graph: {} positions; peak memory: {}",
+            self.largest_graph,
+            self.peak_memory_mb
+                .map_or("unknown".to_string(), |m| format!("{m} MiB"))
         )?;
         let c = &self.cache;
         writeln!(
@@ -605,6 +618,8 @@ fn prove_sized<const W: usize>(
             bounds: cache_bounds as u64,
             forgotten: cache_dropped,
         },
+        largest_graph: gauge.largest.load(Ordering::Relaxed),
+        peak_memory_mb: crate::common::peak_mib(),
         seconds: start.elapsed().as_secs_f64(),
         memory_reserve_mb,
         stopped_for_memory: low_memory.load(Ordering::Relaxed),
