@@ -96,7 +96,7 @@ struct ProveReport {
     /// The proofs' cache of bounds at the end.
     cache: CacheReport,
     /// Positions in the largest graph of a single threshold proof (one stopped included):
-    /// what a proof needs in memory grows with it, about 70 bytes a position on 2x6.
+    /// what a proof needs in memory grows with it, about 60 bytes a position on 2x6.
     largest_graph: u64,
     /// The most memory the run held at once, tables included, in MiB (`None` where the
     /// system does not tell).
