@@ -136,14 +136,17 @@ impl<const W: usize> Node<W> {
 
     /// Decided for its mover by the exit of `hole`.
     fn decide_by_exit(&mut self, state: State, hole: u8) {
-        debug_assert!(hole < 16);
+        assert!(
+            hole < 16,
+            "a hole number fits four bits (at most 12 holes a row)"
+        );
         self.set_state(state);
         self.len_exit = self.len_exit & 15 | hole << 4;
     }
 
     /// Explored: its edges are `edges[first .. first + len]`.
     fn explored(&mut self, first: u32, len: usize) {
-        debug_assert!(len < 16);
+        assert!(len < 16, "a position has at most 12 moves");
         self.set_state(State::Inner);
         self.first = first;
         self.len_exit = self.len_exit & !15 | len as u8;
