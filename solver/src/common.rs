@@ -279,10 +279,10 @@ pub fn check_threads(threads: Option<usize>) -> Result<()> {
     }
 }
 
-/// A field of `/proc/meminfo` in MiB (`None` elsewhere than on Linux, or when it cannot be
-/// read).
-fn meminfo_mib(field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+/// A field of a Linux `/proc` file of `Field:   N kB` lines (`/proc/meminfo`,
+/// `/proc/self/status`) in MiB (`None` elsewhere than on Linux, or when it cannot be read).
+fn proc_mib(path: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
     let line = text
         .lines()
         .find(|l| l.strip_prefix(field).is_some_and(|r| r.starts_with(':')))?;
@@ -290,13 +290,15 @@ fn meminfo_mib(field: &str) -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// A field of `/proc/meminfo` in MiB.
+fn meminfo_mib(field: &str) -> Option<u64> {
+    proc_mib("/proc/meminfo", field)
+}
+
 /// The most memory this process has held at once so far (its peak resident set), in MiB:
 /// `VmHWM` of `/proc/self/status` on Linux, `None` elsewhere or when it cannot be read.
 pub fn peak_mib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().next()?.parse().ok()?;
-    Some(kib / 1024)
+    proc_mib("/proc/self/status", "VmHWM")
 }
 
 /// The memory the machine can give now, in MiB: `MemAvailable` of `/proc/meminfo` on Linux,
