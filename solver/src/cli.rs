@@ -366,6 +366,11 @@ pub struct ProveArgs {
     /// one when both explore the same way.
     #[arg(long, value_enum, default_value = "focused")]
     pub explore: ExploreArg,
+    /// In focused proofs, the positions a capture's own proof may explore the first time it
+    /// is tried (four times as many each time after) before it is given up for other ways
+    /// meanwhile; what it decided is kept. The values are the same whatever the cap.
+    #[arg(long = "capture-cap", value_name = "POSITIONS", default_value_t = hoyito_search::Prove::<2>::DEFAULT_CAPTURE_CAP, value_parser = clap::value_parser!(u64).range(1..))]
+    pub capture_cap: u64,
 }
 
 /// Arguments of `solve bench` (the built-in suite is chosen by `--holes 6|12`, 6 by default

@@ -18,6 +18,9 @@ pub struct Gauge {
     pub explored: AtomicU64,
     /// Threshold proofs finished.
     pub proofs: AtomicU64,
+    /// Proofs of captures given up at their cap, to be tried again with a larger one if
+    /// still needed ([`Prove::capture_cap`]).
+    pub given_up: AtomicU64,
     /// Claims recorded.
     pub claims: AtomicU64,
     /// Seeds on the board of the position whose proof is running now (the deepest one).
@@ -75,6 +78,21 @@ impl<const W: usize> Prove<W> {
     pub fn explore(&mut self, explore: crate::Explore) {
         self.prover.explore(explore);
     }
+
+    /// Gives the proof of a capture's worth inside a focused proof at most `work`
+    /// positions explored (its own captures' proofs included) the first time it is tried, four times as many each time after (default
+    /// [`Prove::DEFAULT_CAPTURE_CAP`]). Meanwhile the numbers of its root stand for the
+    /// capture, as in PN², so that one hard capture does not hold a proof while easier ways
+    /// remain. The values are the same whatever the cap. A run resumed from its record
+    /// writes what an unstopped one does as long as no proof was given up before the stop
+    /// (the record does not say which were); otherwise it proves the same values, and its
+    /// record gives a certificate all the same.
+    pub fn capture_cap(&mut self, work: u64) {
+        self.prover.capture_cap(work);
+    }
+
+    /// The first cap of a capture's proof that [`Prove::new`] sets: 2^18 positions.
+    pub const DEFAULT_CAPTURE_CAP: u64 = 1 << 18;
 
     /// Records every claim decided from now on with `recorder`.
     pub fn record(&mut self, recorder: Recorder) {

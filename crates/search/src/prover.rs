@@ -22,7 +22,9 @@
 //! from it through undecided positions). Which ones is a matter of speed, never of the
 //! answer ([`Explore`]): by default, as in proof-number search, the most-proving leaves by
 //! proof and disproof numbers computed over the graph explored so far, then the rest of
-//! them, nearest first, up to a sixteenth of the graph; `Explore::Breadth` takes all of
+//! them, nearest first, up to a sixteenth of the graph (a capture's own proof is given up
+//! at a cap that grows fourfold with each try, as in PN², its root's numbers standing for
+//! it meanwhile); `Explore::Breadth` takes all of
 //! them, nearest first, in rounds that double the graph. The attractors alone decide, so cycles stay
 //! exact whichever positions were explored. An exit's worth is
 //! itself a threshold question on a position with fewer seeds, answered the same way
@@ -196,6 +198,8 @@ pub(crate) struct Prover<const W: usize> {
     gauge: Option<std::sync::Arc<crate::prove::Gauge>>,
     /// Which positions a proof explores next.
     explore: Explore,
+    /// The work a capture's proof inside a focused proof may do the first time it is tried.
+    capture_cap: u64,
 }
 
 impl<const W: usize> Prover<W> {
@@ -215,7 +219,14 @@ impl<const W: usize> Prover<W> {
             recorder: None,
             gauge: None,
             explore: Explore::default(),
+            capture_cap: crate::prove::Prove::<W>::DEFAULT_CAPTURE_CAP,
         }
+    }
+
+    /// Gives a capture's proof at most `work` the first time it is tried
+    /// ([`crate::prove::Prove::capture_cap`]).
+    pub fn capture_cap(&mut self, work: u64) {
+        self.capture_cap = work.max(1);
     }
 
     /// Explores the proofs' graphs this way from now on.
@@ -622,26 +633,45 @@ impl<const W: usize> Prover<W> {
         t: i32,
     ) -> Result<bool, Stopped> {
         self.limit(budget);
+        match self.south_at_least_within(probe, budget, root, t, None)? {
+            Outcome::Decided(at_least) => Ok(at_least),
+            Outcome::Deferred { .. } => unreachable!("a proof without a cap is never deferred"),
+        }
+    }
+
+    /// [`Prover::south_at_least`], given up once the proof has done `cap` work (positions
+    /// explored, its captures' proofs included) without deciding: then its root's proof
+    /// and disproof numbers are returned.
+    fn south_at_least_within(
+        &mut self,
+        probe: Option<&dyn Probe<W>>,
+        budget: &Budget<'_>,
+        root: &Position<W>,
+        t: i32,
+        cap: Option<u64>,
+    ) -> Result<Outcome, Stopped> {
         let t = align(root, t);
         let (lo, hi) = self.known(probe, root);
         if lo >= t {
-            return Ok(true);
+            return Ok(Outcome::Decided(true));
         }
         if hi < t {
-            return Ok(false);
+            return Ok(Outcome::Decided(false));
         }
         let mut proof = Proof::new(t, step(root));
-        self.run(&mut proof, probe, budget, root)
+        self.run(&mut proof, probe, budget, root, cap)
     }
 
-    /// The rounds of one threshold proof.
+    /// The rounds of one threshold proof, given up after `cap` work if one is given.
     fn run(
         &mut self,
         proof: &mut Proof<W>,
         probe: Option<&dyn Probe<W>>,
         budget: &Budget<'_>,
         root: &Position<W>,
-    ) -> Result<bool, Stopped> {
+        cap: Option<u64>,
+    ) -> Result<Outcome, Stopped> {
+        let limit = cap.map(|c| self.work().saturating_add(c));
         proof.add(self, probe, root);
         // The positions to explore next, the first `selected` of them chosen (a focused
         // round explores all of those, and goes on through the rest only to its quota).
@@ -663,7 +693,8 @@ impl<const W: usize> Prover<W> {
             };
             let mut done = 0;
             let mut i = 0;
-            while i < queue.len() && (i < selected || done < quota) {
+            let over = |prover: &Self| limit.is_some_and(|l| prover.work() >= l);
+            while i < queue.len() && (i < selected || done < quota) && !over(self) {
                 let id = queue[i];
                 i += 1;
                 let node = &proof.nodes[id as usize];
@@ -688,7 +719,24 @@ impl<const W: usize> Prover<W> {
                     }
                     self.remember(proof);
                     // The attacker wins: South's value is at least t if South attacks.
-                    return Ok(won == proof.south_attacks);
+                    return Ok(Outcome::Decided(won == proof.south_attacks));
+                }
+                None if over(self) => {
+                    // Given up, as in PN²: its graph is dropped, and the numbers of its
+                    // root stand for it. (Keeping and recording what it decided saved 8% of
+                    // the positions explored at the 60-seed Hoyito II start over the tables
+                    // up to 28 seeds; dropping it keeps the record to finished proofs.)
+                    if let Some(g) = &self.gauge {
+                        g.given_up.fetch_add(1, Ordering::Relaxed);
+                    }
+                    let (pn, dn) = proof.numbers(&proof.undecided_reach(budget)?, budget)?;
+                    let (pn, dn) = (pn[0].min(u32::MAX as u64), dn[0].min(u32::MAX as u64));
+                    let (at_least, at_most) = if proof.south_attacks {
+                        (pn as u32, dn as u32)
+                    } else {
+                        (dn as u32, pn as u32)
+                    };
+                    return Ok(Outcome::Deferred { at_least, at_most });
                 }
                 None => {
                     (queue, selected) = match self.explore {
@@ -710,10 +758,37 @@ impl<const W: usize> Prover<W> {
     ) -> Result<(), Stopped> {
         let node = &proof.nodes[id as usize];
         if let Some(t) = node.capture() {
-            // A capture: its worth is a threshold proof of its own.
+            // A capture: its worth is a threshold proof of its own, given a cap that grows
+            // fourfold each time it is given up (as in PN², the numbers of its root then
+            // stand for it), so that one hard capture does not hold the proof while
+            // easier ways remain.
             let q = node.pos;
-            let good = proof.good_if_at_least(self.south_at_least(probe, budget, &q, t)?);
-            proof.nodes[id as usize].set_state(if good { State::Won } else { State::Lost });
+            let tries = proof.deferred.get(&id).map_or(0, |d| d.tries);
+            let cap = self.capture_cap.saturating_mul(1 << (2 * tries.min(30)));
+            let outcome = self.south_at_least_within(probe, budget, &q, t, Some(cap))?;
+            match outcome {
+                Outcome::Decided(at_least) => {
+                    let good = proof.good_if_at_least(at_least);
+                    proof.nodes[id as usize].set_state(if good { State::Won } else { State::Lost });
+                    proof.deferred.remove(&id);
+                }
+                Outcome::Deferred { at_least, at_most } => {
+                    // The attacker's proof number is the cost of the answer good for it.
+                    let (pn, dn) = if proof.south_attacks {
+                        (at_least, at_most)
+                    } else {
+                        (at_most, at_least)
+                    };
+                    proof.deferred.insert(
+                        id,
+                        Deferred {
+                            tries: tries + 1,
+                            pn,
+                            dn,
+                        },
+                    );
+                }
+            }
             return Ok(());
         }
         self.count(budget, &proof.nodes[0].pos)?;
@@ -902,7 +977,30 @@ struct Proof<const W: usize> {
     /// After `decide`: for each node the attacker wins, when it joined the attractor (from
     /// 1; 0 for the others): every move the attacker needs leads to an earlier one.
     order: Vec<u32>,
+    /// The captures whose proofs were given up, still open.
+    deferred: HashMap<u32, Deferred>,
 }
+
+/// A capture whose proof was given up ([`Prover::south_at_least_within`]).
+struct Deferred {
+    /// How many times.
+    tries: u32,
+    /// The proof number of its proof's root when last given up, this proof's way round.
+    pn: u32,
+    /// The disproof number likewise.
+    dn: u32,
+}
+
+/// How a proof with a cap ended.
+enum Outcome {
+    /// Whether South's value is at least the threshold.
+    Decided(bool),
+    /// Given up: the proof and disproof numbers of "at least" and of "below" at its root.
+    Deferred { at_least: u32, at_most: u32 },
+}
+
+/// An "infinite" proof or disproof number (sums saturate there).
+const INF: u64 = u64::MAX / 4;
 
 impl<const W: usize> Proof<W> {
     fn new(t: i32, step: i32) -> Self {
@@ -917,6 +1015,7 @@ impl<const W: usize> Proof<W> {
             hasher: ahash::RandomState::with_seeds(2, 7, 1, 8),
             won: Vec::new(),
             order: Vec::new(),
+            deferred: HashMap::new(),
         }
     }
 
@@ -1152,58 +1251,10 @@ impl<const W: usize> Proof<W> {
     /// a single proof's graph outgrew the machine at 7 seeds a hole. Without the rest of
     /// the frontier, some 16-seed positions in quiet cycles stayed open for minutes.)
     fn focus(&self, budget: &Budget<'_>) -> Result<(Vec<u32>, usize), Stopped> {
-        const INF: u64 = u64::MAX / 4;
         let n = self.nodes.len();
         // Breadth-first order from the root through undecided nodes.
         let order = self.undecided_reach(budget)?;
-        // Proof and disproof numbers: 0 and "infinite" for decided nodes; for an open node 1
-        // for its mover and, for the other side, the moves its mover may have (its
-        // non-empty holes: each must be answered); then the inner nodes, deepest first (an
-        // edge back to a node not yet numbered counts 1 and 1).
-        let mut pn = vec![1u64; n];
-        let mut dn = vec![1u64; n];
-        for (k, w) in self.won.iter().enumerate() {
-            budget.poll(k)?;
-            let node = &self.nodes[k];
-            match w {
-                Some(true) => (pn[k], dn[k]) = (0, INF),
-                Some(false) => (pn[k], dn[k]) = (INF, 0),
-                None if node.state() == State::Open && node.capture().is_none() => {
-                    let p = &node.pos;
-                    let h = p.holes();
-                    let row = p.side_to_move().index() * h;
-                    let m = (row..row + h).filter(|&i| p.seeds(i) != 0).count().max(1);
-                    if node.attacker() {
-                        dn[k] = m as u64;
-                    } else {
-                        pn[k] = m as u64;
-                    }
-                }
-                None => {}
-            }
-        }
-        for (step, &k) in order.iter().rev().enumerate() {
-            budget.poll(step)?;
-            let k = k as usize;
-            let node = &self.nodes[k];
-            if node.state() != State::Inner {
-                continue;
-            }
-            let r = node.edges();
-            let (mut min_p, mut min_d, mut sum_p, mut sum_d) = (INF, INF, 0u64, 0u64);
-            for &j in &self.edges[r] {
-                let j = j as usize;
-                min_p = min_p.min(pn[j]);
-                min_d = min_d.min(dn[j]);
-                sum_p = (sum_p + pn[j]).min(INF);
-                sum_d = (sum_d + dn[j]).min(INF);
-            }
-            (pn[k], dn[k]) = if node.attacker() {
-                (min_p, sum_d)
-            } else {
-                (sum_p, min_d)
-            };
-        }
+        let (pn, dn) = self.numbers(&order, budget)?;
         // The most-proving leaves: from the root, the moves of least proof number at the
         // attacker's nodes and of least disproof number at the defender's, every one of
         // them where several tie.
@@ -1250,6 +1301,67 @@ impl<const W: usize> Proof<W> {
         );
         let selected = if selected == 0 { queue.len() } else { selected };
         Ok((queue, selected))
+    }
+
+    /// Proof and disproof numbers over the explored graph (after `decide`), of the nodes
+    /// in `order` (the undecided ones reachable from the root, nearest first) and of the
+    /// decided ones.
+    fn numbers(&self, order: &[u32], budget: &Budget<'_>) -> Result<(Vec<u64>, Vec<u64>), Stopped> {
+        let n = self.nodes.len();
+        // 0 and "infinite" for decided nodes; for an open node 1 for its mover and, for the
+        // other side, the moves its mover may have (its non-empty holes: each must be
+        // answered); for a capture given up, the numbers its proof's root had, else 1 and
+        // 1; then the inner nodes, deepest first (an edge back to a node not yet numbered
+        // counts 1 and 1).
+        let mut pn = vec![1u64; n];
+        let mut dn = vec![1u64; n];
+        for (k, w) in self.won.iter().enumerate() {
+            budget.poll(k)?;
+            let node = &self.nodes[k];
+            match w {
+                Some(true) => (pn[k], dn[k]) = (0, INF),
+                Some(false) => (pn[k], dn[k]) = (INF, 0),
+                None if node.state() == State::Open && node.capture().is_none() => {
+                    let p = &node.pos;
+                    let h = p.holes();
+                    let row = p.side_to_move().index() * h;
+                    let m = (row..row + h).filter(|&i| p.seeds(i) != 0).count().max(1);
+                    if node.attacker() {
+                        dn[k] = m as u64;
+                    } else {
+                        pn[k] = m as u64;
+                    }
+                }
+                None => {
+                    if let Some(d) = self.deferred.get(&(k as u32)) {
+                        (pn[k], dn[k]) = (d.pn.max(1) as u64, d.dn.max(1) as u64);
+                    }
+                }
+            }
+        }
+        for (step, &k) in order.iter().rev().enumerate() {
+            budget.poll(step)?;
+            let k = k as usize;
+            let node = &self.nodes[k];
+            if node.state() != State::Inner {
+                continue;
+            }
+            let r = node.edges();
+            let (mut min_p, mut min_d, mut sum_p, mut sum_d) = (INF, INF, 0u64, 0u64);
+            for &j in &self.edges[r] {
+                let j = j as usize;
+                min_p = min_p.min(pn[j]);
+                min_d = min_d.min(dn[j]);
+                sum_p = (sum_p + pn[j]).min(INF);
+                sum_d = (sum_d + dn[j]).min(INF);
+            }
+            (pn[k], dn[k]) = if node.attacker() {
+                (min_p, sum_d)
+            } else {
+                (sum_p, min_d)
+            };
+        }
+        Ok((pn, dn))
     }
 
     /// The open nodes reachable from the root through undecided explored nodes, nearest

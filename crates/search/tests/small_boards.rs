@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
 use hoyito_search::certificate::{self, Claim, Kind, Recorder, Root};
 use hoyito_search::{
-    plain_search, Config, Eval, ExactMethod, Explore, Limits, Probe, Prove, Searcher,
+    plain_search, Config, Eval, ExactMethod, Explore, Gauge, Limits, Probe, Prove, Searcher,
 };
 
 type Key = [u64; 2];
@@ -317,20 +317,30 @@ impl Write for Shared {
 /// the certificate of each value (extracted from the record of claims, which checks that
 /// ranks fall) holds only true claims. Then a second prover that takes in the record (a
 /// resumed run) proves the same values again, exploring nothing new.
-/// A prover without tables that explores its proofs' graphs by `explore`.
-fn prover(rules: Rules, explore: Explore) -> Prove<2> {
+/// How a prover explores its proofs' graphs, and the first cap of a capture's proof.
+#[derive(Clone, Copy, Debug)]
+struct Way(Explore, u64);
+
+const FOCUSED: Way = Way(Explore::Focused, Prove::<2>::DEFAULT_CAPTURE_CAP);
+const BREADTH: Way = Way(Explore::Breadth, Prove::<2>::DEFAULT_CAPTURE_CAP);
+/// Focused, with captures' proofs given up after 2 positions (then 8, 32 ...).
+const SMALL_CAP: Way = Way(Explore::Focused, 2);
+
+/// A prover without tables that explores its proofs' graphs by `way`.
+fn prover(rules: Rules, way: Way) -> Prove<2> {
     let mut prove = Prove::<2>::new(rules, None);
-    prove.explore(explore);
+    prove.explore(way.0);
+    prove.capture_cap(way.1);
     prove
 }
 
 /// Proves the values of a sample of positions (and their moves), checks them and the
 /// certificate of their record against the reference; returns the positions explored.
-fn check_proofs(rules: Rules, sample: usize, explore: Explore) -> u64 {
+fn check_proofs(rules: Rules, sample: usize, way: Way) -> u64 {
     let want = reference(&rules);
     let all = reachable(&rules);
     let record = Shared::default();
-    let mut prove = prover(rules, explore);
+    let mut prove = prover(rules, way);
     prove.record(Recorder::new(Box::new(record.clone()), 1));
     let stop = AtomicBool::new(false);
     let step = (all.len() / sample).max(1);
@@ -390,8 +400,8 @@ fn check_proofs(rules: Rules, sample: usize, explore: Explore) -> u64 {
             .collect();
         assert!(certificate::extract(&rules, gone, &roots[..1], None).is_err());
     }
-    check_stopped_and_resumed(rules, &roots, &want, explore);
-    let mut resumed = prover(rules, explore);
+    check_stopped_and_resumed(rules, &roots, &want, way);
+    let mut resumed = prover(rules, way);
     resumed.learn(&claims);
     for r in roots.iter().step_by(2) {
         let v = resumed.value(&r.position, None, &stop, None).unwrap();
@@ -412,7 +422,7 @@ fn check_proofs(rules: Rules, sample: usize, explore: Explore) -> u64 {
 
 /// A prover resumed from `record` (as `solve prove --state` does): it takes in the claims
 /// recorded so far and goes on writing to the same record, numbering its proofs on.
-fn resumed(rules: Rules, record: &Shared, explore: Explore) -> Prove<2> {
+fn resumed(rules: Rules, record: &Shared, way: Way) -> Prove<2> {
     let bytes = record.0.lock().unwrap().clone();
     let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
     let next = claims
@@ -421,7 +431,7 @@ fn resumed(rules: Rules, record: &Shared, explore: Explore) -> Prove<2> {
         .max()
         .unwrap_or(0)
         + 1;
-    let mut prove = prover(rules, explore);
+    let mut prove = prover(rules, way);
     prove.learn(&claims);
     prove.record(Recorder::new(Box::new(record.clone()), next));
     prove
@@ -430,14 +440,9 @@ fn resumed(rules: Rules, record: &Shared, explore: Explore) -> Prove<2> {
 /// A run stopped partway (its stop flag raised from the start: each proof stops at its
 /// 1024th position) and resumed from its record, numbering its proofs on, proves the same
 /// values, and the record of both gives a certificate of true claims.
-fn check_stopped_and_resumed(
-    rules: Rules,
-    roots: &[Root<2>],
-    want: &HashMap<Key, i32>,
-    explore: Explore,
-) {
+fn check_stopped_and_resumed(rules: Rules, roots: &[Root<2>], want: &HashMap<Key, i32>, way: Way) {
     let record = Shared::default();
-    let mut first = prover(rules, explore);
+    let mut first = prover(rules, way);
     first.record(Recorder::new(Box::new(record.clone()), 1));
     let stopped = AtomicBool::new(true);
     let mut stops = 0;
@@ -445,7 +450,7 @@ fn check_stopped_and_resumed(
         stops += first.value(&r.position, None, &stopped, None).is_err() as usize;
     }
     first.finish().unwrap();
-    let mut second = resumed(rules, &record, explore);
+    let mut second = resumed(rules, &record, way);
     let go = AtomicBool::new(false);
     for r in roots.iter().step_by(2) {
         let v = second.value(&r.position, None, &go, None).unwrap();
@@ -496,13 +501,13 @@ impl Write for StopAfter {
 /// A run stopped at several points (the whole run ends there, as on Ctrl-C or a time
 /// limit) and resumed from its record writes, byte for byte, the record of a run that was
 /// not stopped, so both give the same certificate.
-fn check_resumed_record_is_the_same(rules: Rules, sample: usize, explore: Explore) {
+fn check_resumed_record_is_the_same(rules: Rules, sample: usize, way: Way) {
     let all = reachable(&rules);
     let step = (all.len() / sample).max(1);
     let positions: Vec<Position6> = all.iter().step_by(step).copied().collect();
     let go = AtomicBool::new(false);
     let whole = Shared::default();
-    let mut prove = prover(rules, explore);
+    let mut prove = prover(rules, way);
     prove.record(Recorder::new(Box::new(whole.clone()), 1));
     for p in &positions {
         prove.value(p, None, &go, None).unwrap();
@@ -513,7 +518,7 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize, explore: Explor
     for cut in [whole.len() / 7, whole.len() / 3, whole.len() * 3 / 4] {
         let record = Shared::default();
         let stop = Arc::new(AtomicBool::new(false));
-        let mut first = prover(rules, explore);
+        let mut first = prover(rules, way);
         first.record(Recorder::new(
             Box::new(StopAfter {
                 record: record.clone(),
@@ -530,7 +535,7 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize, explore: Explor
         }
         first.finish().unwrap();
         let stopped_at = record.0.lock().unwrap().len();
-        let mut second = resumed(rules, &record, explore);
+        let mut second = resumed(rules, &record, way);
         for p in &positions {
             second.value(p, None, &go, None).unwrap();
         }
@@ -550,9 +555,31 @@ fn check_resumed_record_is_the_same(rules: Rules, sample: usize, explore: Explor
 
 #[test]
 fn a_resumed_run_records_what_an_unstopped_one_does() {
-    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60, Explore::Focused);
-    check_resumed_record_is_the_same(rules(Variant::Hoyito3, 4, 2), 60, Explore::Focused);
-    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60, Explore::Breadth);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60, FOCUSED);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito3, 4, 2), 60, FOCUSED);
+    check_resumed_record_is_the_same(rules(Variant::Hoyito2, 4, 2), 60, BREADTH);
+}
+
+/// Captures' proofs given up at a small cap and tried again later prove the same values,
+/// with certificates, also in a run stopped and resumed among them (`check_proofs`).
+#[test]
+fn captures_given_up_at_a_small_cap_prove_the_same() {
+    for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+        let r = rules(variant, 4, 2);
+        let small = check_proofs(r, 60, SMALL_CAP);
+        let default = check_proofs(r, 60, FOCUSED);
+        assert_ne!(small, default, "{r}: the cap changed nothing");
+        // Some proofs were given up.
+        let gauge = Arc::new(Gauge::default());
+        let mut prove = prover(r, SMALL_CAP);
+        prove.gauge(gauge.clone());
+        let go = AtomicBool::new(false);
+        for p in reachable(&r).iter().step_by(50) {
+            prove.value(p, None, &go, None).unwrap();
+        }
+        let given_up = gauge.given_up.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(given_up > 0, "{r}: nothing given up");
+    }
 }
 
 fn rules(variant: Variant, holes: usize, seeds: usize) -> Rules {
@@ -566,7 +593,7 @@ fn hoyito2_2x3_two_seeds() {
 
 #[test]
 fn proofs_and_certificates_on_small_boards() {
-    let focused = Explore::Focused;
+    let focused = FOCUSED;
     check_proofs(rules(Variant::Hoyito2, 3, 2), 150, focused);
     check_proofs(rules(Variant::Hoyito3, 3, 3), 150, focused);
     check_proofs(
@@ -594,8 +621,8 @@ fn proofs_and_certificates_on_small_boards() {
 fn focused_and_breadth_first_proofs_agree() {
     for variant in [Variant::Hoyito2, Variant::Hoyito3] {
         let r = rules(variant, 4, 2);
-        let focused = check_proofs(r, 60, Explore::Focused);
-        let breadth = check_proofs(r, 60, Explore::Breadth);
+        let focused = check_proofs(r, 60, FOCUSED);
+        let breadth = check_proofs(r, 60, BREADTH);
         assert_ne!(focused, breadth, "{r}: the same positions explored");
     }
 }

@@ -90,6 +90,9 @@ struct ProveReport {
     explored: u64,
     /// Threshold proofs finished (this run).
     proofs: u64,
+    /// Proofs of captures given up at their cap (`--capture-cap`), to be tried again with
+    /// a larger one if still needed.
+    proofs_given_up: u64,
     /// Claims recorded by this run, and taken in from the state of earlier runs.
     claims_recorded: u64,
     claims_resumed: u64,
@@ -167,10 +170,11 @@ impl fmt::Display for ProveReport {
         }
         writeln!(
             f,
-            "explored: {} positions in {} proofs ({}), {:.1} s; claims recorded {} (+{} resumed)",
+            "explored: {} positions in {} proofs ({}; {} given up at their cap), {:.1} s; claims recorded {} (+{} resumed)",
             self.explored,
             self.proofs,
             self.explore,
+            self.proofs_given_up,
             self.seconds,
             self.claims_recorded,
             self.claims_resumed
@@ -433,6 +437,7 @@ fn prove_sized<const W: usize>(
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
     let mut prover = Prove::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
     prover.explore(a.explore.into());
+    prover.capture_cap(a.capture_cap);
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
     let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
         claims_resumed += 1;
@@ -611,6 +616,7 @@ fn prove_sized<const W: usize>(
         explore: a.explore.name(),
         explored,
         proofs: gauge.proofs.load(Ordering::Relaxed),
+        proofs_given_up: gauge.given_up.load(Ordering::Relaxed),
         claims_recorded,
         claims_resumed,
         cache: CacheReport {
