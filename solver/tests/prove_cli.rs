@@ -66,6 +66,23 @@ fn prove_equals_the_exact_search_and_writes_a_certificate() {
             (&p["value"], &p["moves"]),
             "{rules} {holes}x{seeds}: breadth first"
         );
+        // Captures' proofs given up at once (a cap of 1, then 4, 16 ...) prove the same.
+        let c = json(
+            &[
+                &flags[..],
+                &["prove", "--all-moves", "--json", "--capture-cap", "1"],
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            (&c["value"], &c["moves"]),
+            (&p["value"], &p["moves"]),
+            "{rules} {holes}x{seeds}: capture cap 1"
+        );
+        assert_eq!(p["proofs_given_up"], 0, "{rules} {holes}x{seeds}");
+        if (rules, holes) == ("hoyito2", "4") {
+            assert!(c["proofs_given_up"].as_u64().unwrap() > 0, "{c}");
+        }
         // The largest proof graph is reported: some graph was explored, and a graph holds
         // the positions explored in it and at most 12 moves of each besides its root.
         let (largest, explored) = (
@@ -275,6 +292,7 @@ fn bad_arguments_are_refused() {
         &["prove", "--at-least", "x"],
         &["prove", "--cache-mb", "0"],
         &["prove", "--explore", "sideways"],
+        &["prove", "--capture-cap", "0"],
         &["best", "--exact", "--explore", "sideways"],
         // More than any machine has (16 EiB).
         &["prove", "--cache-mb", "17592186044416"],
