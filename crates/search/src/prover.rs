@@ -924,7 +924,7 @@ fn step<const W: usize>(p: &Position<W>) -> i32 {
 /// step, two, four, eight, ...), and bisection once such a distance would pass the middle of
 /// what is left. A value k steps from the guess takes about 2 log2 k proofs where stepping
 /// by one took k + 1 (the 84-seed Hoyito II start, worth -84 for South where the guess was
-/// -36: 7 against 13), and one within a step of it the two or three it always did.
+/// -36: 7 against 12), and one within a step of it the two or three it always did.
 fn next_threshold(lo: i32, hi: i32, g: i32, s: i32) -> i32 {
     debug_assert!(lo < hi && (hi - lo) % s == 0 && (g - lo) % s == 0);
     // "At least t" is undecided for the thresholds a..=b.
