@@ -1,5 +1,5 @@
-//! A client of the engine protocol (data/PROTOCOL.md): another program, such as an older
-//! `solve engine`, driven as a player of `solve match`.
+//! A program that speaks the engine protocol (data/PROTOCOL.md), such as an older
+//! `solve engine`, driven as a player of a match.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -8,7 +8,7 @@ use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{parse_move, Move, Position, Rules};
 
 /// A running program that speaks the engine protocol.
-pub struct Client {
+pub struct ExternalEngine {
     /// The command line, for messages.
     name: String,
     child: Child,
@@ -17,7 +17,7 @@ pub struct Client {
     holes: usize,
 }
 
-impl Client {
+impl ExternalEngine {
     /// Starts `command` (a program and its arguments, separated by spaces), shakes hands and
     /// sets the rules and one search thread.
     pub fn start(command: &str, rules: &Rules, hash_mb: usize, threads: usize) -> Result<Self> {
@@ -33,7 +33,7 @@ impl Client {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             bail!("the engine '{command}' has no pipes");
         };
-        let mut c = Client {
+        let mut c = ExternalEngine {
             name: command.to_string(),
             child,
             stdin,
@@ -116,7 +116,7 @@ impl Client {
     }
 }
 
-impl Drop for Client {
+impl Drop for ExternalEngine {
     fn drop(&mut self) {
         let _ = self.send("quit");
         let _ = self.child.wait();

@@ -9,7 +9,7 @@ use hoyito_rules::{Move, Note, Position, Rules};
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
 use hoyito_tables::Tables;
 
-use crate::common::Rng;
+use crate::setup::Rng;
 
 /// How strong the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

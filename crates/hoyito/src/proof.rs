@@ -1,10 +1,30 @@
-//! `solve prove`: the exact value of a position, proven by threshold proofs over the endgame
+//! Proof runs: the exact value of a position, proven by threshold proofs over the endgame
 //! tables, with the claims recorded in a state folder (a stopped run resumes from it) and a
-//! certificate that `solve check-proof` verifies (data/CERTIFICATE.md).
+//! certificate that the independent checker verifies (data/CERTIFICATE.md,
+//! [`check_certificate`]).
+//!
+//! ```
+//! use hoyito::proof::{check_certificate, prove, ProofControl, ProofOptions};
+//! use hoyito::{Diagram, Rules};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let cert = dir.path().join("small.cert");
+//! let rules = Rules::default();
+//! let d: Diagram = "1,0,2,0,0,1/0,1,0,0,1,1 S".parse().unwrap();
+//! let options = ProofOptions {
+//!     no_tables: true,
+//!     certificate: Some(cert.clone()),
+//!     ..ProofOptions::default()
+//! };
+//! let report = prove(&rules, Some(&d), &options, &ProofControl::default()).unwrap();
+//! assert!(report.complete());
+//! let checked = check_certificate(&cert, None).unwrap();
+//! assert!(!checked.roots.is_empty());
+//! ```
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, IsTerminal as _, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -18,8 +38,120 @@ use hoyito_tables::Tables;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::cli::{ProveArgs, RuleArgs};
-use crate::common::{dispatch, emit, position, resolve, search_threads, tables_for, with_threads};
+use hoyito_search::Explore;
+
+use crate::setup::{
+    available_mib, dispatch, peak_mib, position, search_threads, tables_for, total_mib,
+    with_threads,
+};
+
+/// What a proof run proves, over what, and what it keeps.
+#[derive(Clone, Debug)]
+pub struct ProofOptions {
+    /// Endgame tables the proof stands on (2x6 only; `None`:
+    /// [`DEFAULT_TABLES_DIR`](crate::DEFAULT_TABLES_DIR) when built there).
+    pub tables: Option<PathBuf>,
+    /// Prove without endgame tables.
+    pub no_tables: bool,
+    /// Folder of the run's state: a run given the state of the same position and rules
+    /// resumes from it (`None`: a temporary folder, removed at the end).
+    pub state: Option<PathBuf>,
+    /// Write the certificate of the proven value to this file.
+    pub certificate: Option<PathBuf>,
+    /// Also prove the value of every legal move.
+    pub all_moves: bool,
+    /// Prove only whether the side to move gets at least this many seeds.
+    pub at_least: Option<i32>,
+    /// Stop after this many seconds (the state is kept).
+    pub time_limit: Option<u64>,
+    /// Depth of the search that guesses the value, so that the proofs start next to it.
+    pub guess_depth: u32,
+    /// Threads for loading the tables and the guess (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Most memory for the bounds the proofs keep, in MiB (`None`: a third of the
+    /// machine's).
+    pub cache_mb: Option<u64>,
+    /// Stop cleanly once the machine's available memory falls below this many MiB (0:
+    /// never; `None`: an eighth of the machine's memory).
+    pub memory_reserve: Option<u64>,
+    /// Which positions the threshold proofs explore next.
+    pub explore: Explore,
+    /// Positions a capture's own proof may explore the first time before it is given up.
+    pub capture_cap: u64,
+}
+
+impl Default for ProofOptions {
+    fn default() -> Self {
+        ProofOptions {
+            tables: None,
+            no_tables: false,
+            state: None,
+            certificate: None,
+            all_moves: false,
+            at_least: None,
+            time_limit: None,
+            guess_depth: 8,
+            threads: None,
+            cache_mb: None,
+            memory_reserve: None,
+            explore: Explore::default(),
+            capture_cap: Prove::<2>::DEFAULT_CAPTURE_CAP,
+        }
+    }
+}
+
+/// How a front follows and stops a proof run.
+#[derive(Default)]
+pub struct ProofControl<'a> {
+    /// Raised (by Ctrl-C, say) to stop the run at the next safe point, its state kept.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Called about five times a second with the run's progress.
+    pub progress: Option<&'a (dyn Fn(&ProofProgress) + Sync)>,
+}
+
+/// Where a proof run stands, as [`ProofControl::progress`] is told.
+#[derive(Clone, Debug)]
+pub struct ProofProgress {
+    /// What is being proven: `the value`, `the best move`, `move K` or `at least T`.
+    pub stage: String,
+    /// Positions explored so far.
+    pub explored: u64,
+    /// Threshold proofs finished.
+    pub proofs: u64,
+    /// Claims recorded.
+    pub claims: u64,
+    /// Seeds on the board of the proof under way.
+    pub seeds: u64,
+    /// Positions in the largest proof graph so far.
+    pub largest_graph: u64,
+    /// Seconds since the run started.
+    pub seconds: f64,
+}
+
+impl fmt::Display for ProofProgress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "proving {}: explored {}, proofs {}, claims {}, proof at {} seeds, largest graph {}, {:.0} positions/s",
+            self.stage,
+            self.explored,
+            self.proofs,
+            self.claims,
+            self.seeds,
+            self.largest_graph,
+            self.explored as f64 / self.seconds.max(1e-9)
+        )
+    }
+}
+
+/// Checks a certificate with the independent checker (`hoyito-check`), over the tables
+/// folder `tables` when it rests on tables.
+pub fn check_certificate(
+    certificate: &Path,
+    tables: Option<&Path>,
+) -> Result<hoyito_check::Report, hoyito_check::CheckError> {
+    hoyito_check::check_file(certificate, tables)
+}
 
 /// The file of the state folder that names the run (rules, position, tables).
 const STATE_FILE: &str = "state.txt";
@@ -28,7 +160,7 @@ const RECORD_FILE: &str = "claims.bin";
 
 /// A legal move's proven value, with `--all-moves`.
 #[derive(Serialize)]
-struct MoveValue {
+pub struct MoveValue {
     #[serde(rename = "move")]
     mv: u8,
     value: i32,
@@ -36,7 +168,7 @@ struct MoveValue {
 
 /// The certificate written.
 #[derive(Serialize)]
-struct CertificateReport {
+pub struct CertificateReport {
     path: String,
     entries: usize,
     bytes: u64,
@@ -46,7 +178,7 @@ struct CertificateReport {
 
 /// The proofs' cache of bounds (`--cache-mb`).
 #[derive(Serialize)]
-struct CacheReport {
+pub struct CacheReport {
     limit_mb: u64,
     /// Bounds held at the end.
     bounds: u64,
@@ -56,16 +188,16 @@ struct CacheReport {
 
 /// The answer to `--at-least T`, for the side to move.
 #[derive(Serialize)]
-struct ThresholdReport {
+pub struct ThresholdReport {
     threshold: i32,
     /// Whether the side to move gets at least `threshold` (`None`: stopped before it was
     /// decided).
     holds: Option<bool>,
 }
 
-/// What `solve prove` prints.
+/// What a proof run proved.
 #[derive(Serialize)]
-struct ProveReport {
+pub struct ProveReport {
     position: String,
     rules: String,
     tables_max_seeds: usize,
@@ -112,6 +244,28 @@ struct ProveReport {
     /// The state folder, when it is kept.
     state: Option<String>,
     certificate: Option<CertificateReport>,
+}
+
+impl ProveReport {
+    /// Whether everything asked is proven.
+    pub fn complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The proven value for the side to move (`None`: not proven).
+    pub fn value(&self) -> Option<i32> {
+        self.value
+    }
+
+    /// Proven bounds of the value for the side to move.
+    pub fn bounds(&self) -> [i32; 2] {
+        self.bounds
+    }
+
+    /// A move that keeps the value, proven.
+    pub fn best(&self) -> Option<u8> {
+        self.best
+    }
 }
 
 impl fmt::Display for ProveReport {
@@ -218,29 +372,35 @@ impl fmt::Display for ProveReport {
     }
 }
 
-/// The memory `--cache-mb` allows by default: a third of the machine's (4 GiB where it
+/// The memory `cache_mb` allows by default: a third of the machine's (4 GiB where it
 /// cannot be read).
 fn default_cache_mb() -> u64 {
-    crate::common::total_mib().map_or(4096, |m| (m / 3).max(64))
+    total_mib().map_or(4096, |m| (m / 3).max(64))
 }
 
-/// The memory `--memory-reserve` keeps by default: an eighth of the machine's (none where
+/// The memory `memory_reserve` keeps by default: an eighth of the machine's (none where
 /// that cannot be read).
 fn default_memory_reserve_mb() -> u64 {
-    crate::common::total_mib().map_or(0, |m| m / 8)
+    total_mib().map_or(0, |m| m / 8)
 }
 
-/// `solve prove`.
-pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
-    let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
+/// Proves the value of a position (`None`: the start of `rules`).
+pub fn prove(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    a: &ProofOptions,
+    control: &ProofControl<'_>,
+) -> Result<ProveReport> {
     if a.guess_depth == 0 {
         bail!("--guess-depth must be at least 1");
     }
     if a.time_limit == Some(0) {
         bail!("--time-limit must be at least 1 second");
     }
-    let report = dispatch!(rules, prove_sized(&rules, d.as_ref(), a))?;
-    emit(&report, json)
+    if a.capture_cap == 0 {
+        bail!("--capture-cap must be at least 1");
+    }
+    dispatch!(rules, prove_sized(rules, d, a, control))
 }
 
 /// South's view of a value for the side to move of `p`.
@@ -333,8 +493,8 @@ impl Drop for State {
     }
 }
 
-/// Reports progress on stderr until `done`: a spinner on a terminal, else a line `every`
-/// so often. `at_least`: the one threshold asked, if that is all.
+/// Tells `report` of the run's progress about five times a second until `done`.
+/// `at_least`: the one threshold asked, if that is all.
 ///
 /// It also watches the machine's memory: once less than `reserve_mb` MiB is available (0:
 /// never), it raises `stop` and `low_memory`, so that the run stops as on Ctrl-C.
@@ -343,52 +503,35 @@ fn progress(
     done: &AtomicBool,
     start: Instant,
     at_least: Option<i32>,
-    every: Duration,
+    report: Option<&(dyn Fn(&ProofProgress) + Sync)>,
     (stop, low_memory, reserve_mb): (&AtomicBool, &AtomicBool, u64),
 ) {
-    let terminal = std::io::stderr().is_terminal();
-    let bar = terminal.then(|| {
-        let b = indicatif::ProgressBar::new_spinner();
-        b.enable_steady_tick(Duration::from_millis(200));
-        b
-    });
-    let mut last_line = Instant::now();
     while !done.load(Ordering::Relaxed) {
         if reserve_mb > 0
             && !low_memory.load(Ordering::Relaxed)
-            && crate::common::available_mib().is_some_and(|m| m < reserve_mb)
+            && available_mib().is_some_and(|m| m < reserve_mb)
         {
             low_memory.store(true, Ordering::Relaxed);
             stop.store(true, Ordering::Relaxed);
         }
         std::thread::sleep(Duration::from_millis(200));
-        let explored = gauge.explored.load(Ordering::Relaxed);
-        let secs = start.elapsed().as_secs_f64();
         let stage = match (gauge.stage.load(Ordering::Relaxed), at_least) {
             (_, Some(t)) => format!("at least {t}"),
             (0, None) => "the value".to_string(),
             (1, None) => "the best move".to_string(),
             (k, None) => format!("move {}", k - 1),
         };
-        let msg = format!(
-            "proving {stage}: explored {explored}, proofs {}, claims {}, proof at {} seeds, largest graph {}, {:.0} positions/s",
-            gauge.proofs.load(Ordering::Relaxed),
-            gauge.claims.load(Ordering::Relaxed),
-            gauge.seeds.load(Ordering::Relaxed),
-            gauge.largest.load(Ordering::Relaxed),
-            explored as f64 / secs.max(1e-9)
-        );
-        match &bar {
-            Some(b) => b.set_message(msg),
-            None if last_line.elapsed() >= every => {
-                last_line = Instant::now();
-                eprintln!("[{secs:.0} s] {msg}");
-            }
-            None => {}
+        if let Some(report) = report {
+            report(&ProofProgress {
+                stage,
+                explored: gauge.explored.load(Ordering::Relaxed),
+                proofs: gauge.proofs.load(Ordering::Relaxed),
+                claims: gauge.claims.load(Ordering::Relaxed),
+                seeds: gauge.seeds.load(Ordering::Relaxed) as u64,
+                largest_graph: gauge.largest.load(Ordering::Relaxed),
+                seconds: start.elapsed().as_secs_f64(),
+            });
         }
-    }
-    if let Some(b) = bar {
-        b.finish_and_clear();
     }
 }
 
@@ -414,7 +557,8 @@ impl<W: Write> Write for Hashing<W> {
 fn prove_sized<const W: usize>(
     rules: &Rules,
     d: Option<&Diagram>,
-    a: &ProveArgs,
+    a: &ProofOptions,
+    control: &ProofControl<'_>,
 ) -> Result<ProveReport> {
     let start = Instant::now();
     let p: Position<W> = position(rules, d)?;
@@ -436,7 +580,7 @@ fn prove_sized<const W: usize>(
     let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
     let mut prover = Prove::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
-    prover.explore(a.explore.into());
+    prover.explore(a.explore);
     prover.capture_cap(a.capture_cap);
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
     let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
@@ -476,16 +620,15 @@ fn prove_sized<const W: usize>(
     prover.record(Recorder::new(Box::new(out), first_seq));
     let gauge = Arc::new(Gauge::default());
     prover.gauge(Arc::clone(&gauge));
-    let stop = crate::common::stop_flag();
+    let stop = control.stop.clone().unwrap_or_default();
     let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
     let done = AtomicBool::new(false);
-    let every = crate::common::progress_every()?;
     let memory_reserve_mb = a.memory_reserve.unwrap_or_else(default_memory_reserve_mb);
     let low_memory = AtomicBool::new(false);
 
     let watch = (&*stop, &low_memory, memory_reserve_mb);
     let (outcome, threshold, best, moves) = std::thread::scope(|s| {
-        s.spawn(|| progress(&gauge, &done, start, a.at_least, every, watch));
+        s.spawn(|| progress(&gauge, &done, start, a.at_least, control.progress, watch));
         if let Some(t) = a.at_least {
             let holds = prover.at_least(&p, t, &stop, deadline).ok();
             let (lo, hi) = prover.bounds(&p);
@@ -613,7 +756,10 @@ fn prove_sized<const W: usize>(
                 })
                 .collect()
         }),
-        explore: a.explore.name(),
+        explore: match a.explore {
+            Explore::Focused => "focused",
+            Explore::Breadth => "breadth",
+        },
         explored,
         proofs: gauge.proofs.load(Ordering::Relaxed),
         proofs_given_up: gauge.given_up.load(Ordering::Relaxed),
@@ -625,7 +771,7 @@ fn prove_sized<const W: usize>(
             forgotten: cache_dropped,
         },
         largest_graph: gauge.largest.load(Ordering::Relaxed),
-        peak_memory_mb: crate::common::peak_mib(),
+        peak_memory_mb: peak_mib(),
         seconds: start.elapsed().as_secs_f64(),
         memory_reserve_mb,
         stopped_for_memory: low_memory.load(Ordering::Relaxed),

@@ -1,11 +1,17 @@
-//! `solve engine`: the engine protocol of data/PROTOCOL.md on standard input and output, a
-//! line protocol modelled on UCI so that another program (a GUI, a match runner) can drive
-//! the engine without rules of its own.
+//! The engine protocol of data/PROTOCOL.md, a line protocol modelled on UCI so that another
+//! program (a GUI, a match runner) can drive the engine without rules of its own, served
+//! over any reader and writer (`solve engine`: standard input and output).
+//!
+//! ```
+//! let mut out = Vec::new();
+//! hoyito::protocol::serve(&mut "isready\nquit\n".as_bytes(), &mut out).unwrap();
+//! assert_eq!(String::from_utf8(out).unwrap(), "readyok\n");
+//! ```
 //!
 //! The main thread reads commands one line at a time and answers them; a search runs on a
 //! search thread that owns the [`Searcher`] and writes its `info` lines and its `bestmove`
 //! itself, so that `stop`, `isready` and `quit` are answered while it searches. The protocol
-//! is a stream, not a report: it never prints a report through `common::emit`.
+//! is a stream, not a report.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -21,7 +27,8 @@ use hoyito_rules::{
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
 use hoyito_tables::Tables;
 
-use crate::common::{draw, small, tables_for, MAX_HASH_MB, MAX_THREADS};
+use crate::draw::draw;
+use crate::setup::{small, tables_for, MAX_HASH_MB, MAX_THREADS};
 
 /// Time of a `go` without any limit, when the position is too large to solve quickly (as in
 /// `solve best`).
@@ -33,21 +40,28 @@ const INFINITE_DEPTH: u32 = 250;
 /// Stack of the search thread (the proofs of exact mode run on it; reserved, not used).
 const STACK: usize = 1 << 30;
 
-/// Writes one line to standard output (a closed output is ignored: the engine then runs to
-/// the end of its input).
-fn say(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+/// Where the engine's lines go, shared by the threads that write them.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Writes one line (a closed output is ignored: the engine then runs to the end of its
+    /// input).
+    fn say(&self, line: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    /// An error line: the protocol never stops on bad input.
+    fn error(&self, what: &str) {
+        self.say(&format!("info string error: {what}"));
+    }
 }
 
-/// An error line: the protocol never stops on bad input.
-fn error(what: &str) {
-    say(&format!("info string error: {what}"));
-}
-
-/// The settings that outlive a board size: rules and engine options.
+/// The settings that outlive a board size: rules, engine options, the output.
 struct Settings {
+    out: Output,
     rules: Rules,
     threads: usize,
     hash_mb: usize,
@@ -80,16 +94,12 @@ struct Go<const W: usize> {
     issued: Instant,
 }
 
-/// `solve engine`.
-pub fn run() -> Result<()> {
-    serve_input(&mut std::io::stdin().lock())
-}
-
-/// Serves the protocol on `input` (answers on standard output) until `quit` or the end of
-/// the input, which stops a search still running. [`run`] serves standard input; the fuzz
-/// target `engine_protocol` serves its bytes.
-pub fn serve_input(input: &mut impl BufRead) -> Result<()> {
+/// Serves the protocol on `input`, answering on `output`, until `quit` or the end of the
+/// input, which stops a search still running. `solve engine` serves standard input; the
+/// fuzz target `engine_protocol` serves its bytes.
+pub fn serve(input: &mut impl BufRead, output: impl Write + Send + 'static) -> Result<()> {
     let mut settings = Settings {
+        out: Output(Arc::new(Mutex::new(Box::new(output)))),
         rules: Rules::default(),
         threads: 1,
         hash_mb: 64,
@@ -98,9 +108,9 @@ pub fn serve_input(input: &mut impl BufRead) -> Result<()> {
     };
     loop {
         let next = if small(&settings.rules) {
-            serve::<2>(&mut settings, input)
+            serve_sized::<2>(&mut settings, input)
         } else {
-            serve::<4>(&mut settings, input)
+            serve_sized::<4>(&mut settings, input)
         };
         if matches!(next, Next::Quit) {
             return Ok(());
@@ -108,7 +118,7 @@ pub fn serve_input(input: &mut impl BufRead) -> Result<()> {
     }
 }
 
-/// Why [`serve`] returned.
+/// Why [`serve_sized`] returned.
 enum Next {
     /// `quit` or the end of the input.
     Quit,
@@ -118,6 +128,7 @@ enum Next {
 
 /// The engine's state for positions of `W` words.
 struct Engine<const W: usize> {
+    out: Output,
     game: Game<W>,
     jobs: Sender<Job<W>>,
     stop: Arc<AtomicBool>,
@@ -128,11 +139,11 @@ struct Engine<const W: usize> {
 
 /// Serves the protocol with positions of `W` words until `quit`, the end of the input, or
 /// rules that need the other position type.
-fn serve<const W: usize>(settings: &mut Settings, input: &mut impl BufRead) -> Next {
+fn serve_sized<const W: usize>(settings: &mut Settings, input: &mut impl BufRead) -> Next {
     let (jobs, rx) = channel();
     let stop = Arc::new(AtomicBool::new(false));
     let searching = Arc::new(AtomicBool::new(false));
-    let watch = Arc::new(Watch::default());
+    let watch = Arc::new(Watch::new(settings.out.clone()));
     let watchdog = {
         let (watch, stop, searching) = (watch.clone(), stop.clone(), searching.clone());
         std::thread::Builder::new()
@@ -150,13 +161,14 @@ fn serve<const W: usize>(settings: &mut Settings, input: &mut impl BufRead) -> N
     let (thread, watchdog) = match thread {
         Ok(t) => t,
         Err(e) => {
-            error(&format!("cannot start the search threads: {e}"));
+            settings.out.error(&format!("cannot start the search threads: {e}"));
             watch.quit();
             return Next::Quit;
         }
     };
     let game = start_game::<W>(settings);
     let mut engine = Engine {
+        out: settings.out.clone(),
         game,
         jobs,
         stop,
@@ -210,12 +222,12 @@ impl<const W: usize> Engine<W> {
             "isready" | "stop" | "quit" | "d" | "moves" | "hoyito" | "uci"
         );
         if self.busy() && !read_only {
-            error(&format!("'{head}' while searching: send stop first"));
+            self.out.error(&format!("'{head}' while searching: send stop first"));
             return None;
         }
         match head {
-            "hoyito" | "uci" => handshake(head),
-            "isready" => say("readyok"),
+            "hoyito" | "uci" => handshake(&self.out, head),
+            "isready" => self.out.say("readyok"),
             "stop" => self.stop.store(true, Ordering::Relaxed),
             "quit" => return Some(Next::Quit),
             "ucinewgame" | "newgame" => {
@@ -236,32 +248,32 @@ impl<const W: usize> Engine<W> {
                         .collect()
                 };
                 if list.is_empty() {
-                    say("moves none");
+                    self.out.say("moves none");
                 } else {
-                    say(&format!("moves {}", list.join(" ")));
+                    self.out.say(&format!("moves {}", list.join(" ")));
                 }
             }
             "play" => match args {
                 [m] => match parse_move(m, settings.rules.holes()) {
                     Ok(mv) => match self.game.play(mv) {
                         Ok(_) => self.report_position(),
-                        Err(e) => error(&format!("play {m}: {e}")),
+                        Err(e) => self.out.error(&format!("play {m}: {e}")),
                     },
-                    Err(e) => error(&format!("play {m}: {e}")),
+                    Err(e) => self.out.error(&format!("play {m}: {e}")),
                 },
-                _ => error("play takes one move, a hole number: play 3"),
+                _ => self.out.error("play takes one move, a hole number: play 3"),
             },
             "undo" => match self.game.undo() {
                 Some(_) => self.report_position(),
-                None => error("undo: no move to take back"),
+                None => self.out.error("undo: no move to take back"),
             },
             "d" => {
                 for l in draw(&self.game.position()).lines() {
-                    say(l);
+                    self.out.say(l);
                 }
                 self.report_position();
             }
-            _ => error(&format!("unknown command '{head}'")),
+            _ => self.out.error(&format!("unknown command '{head}'")),
         }
         None
     }
@@ -269,10 +281,10 @@ impl<const W: usize> Engine<W> {
     /// `pos <position>`, and `gameover <result> <score> <end>` when the game is over.
     fn report_position(&self) {
         let p = self.game.position();
-        say(&format!("pos {p}"));
+        self.out.say(&format!("pos {p}"));
         if let Some(end) = self.game.end() {
             let record = hoyito_rules::Record::from_game(&self.game);
-            say(&format!(
+            self.out.say(&format!(
                 "gameover {} {}-{} {}",
                 record.result(),
                 record.score[0],
@@ -288,7 +300,7 @@ impl<const W: usize> Engine<W> {
     /// `setoption name NAME value VALUE`.
     fn setoption(&mut self, settings: &mut Settings, args: &[&str]) -> Option<Next> {
         let Some(("name", rest)) = args.split_first().map(|(h, r)| (*h, r)) else {
-            error("setoption name NAME value VALUE");
+            self.out.error("setoption name NAME value VALUE");
             return None;
         };
         let at = rest.iter().position(|w| *w == "value");
@@ -335,7 +347,7 @@ impl<const W: usize> Engine<W> {
                         settings.threads = n;
                         self.stale = true;
                     }
-                    _ => error(&format!(
+                    _ => self.out.error(&format!(
                         "Threads must be 1 to {MAX_THREADS}, not '{value}'"
                     )),
                 }
@@ -347,7 +359,7 @@ impl<const W: usize> Engine<W> {
                         settings.hash_mb = n;
                         self.stale = true;
                     }
-                    _ => error(&format!(
+                    _ => self.out.error(&format!(
                         "Hash must be 1 to {MAX_HASH_MB} MiB, not '{value}'"
                     )),
                 }
@@ -362,7 +374,7 @@ impl<const W: usize> Engine<W> {
                 return None;
             }
             _ => {
-                error(&format!("unknown option '{name}'"));
+                self.out.error(&format!("unknown option '{name}'"));
                 return None;
             }
         };
@@ -374,7 +386,7 @@ impl<const W: usize> Engine<W> {
                     settings.rules = rules;
                     settings.start = start;
                     self.stale = true;
-                    say("info string rules changed: the position is the start");
+                    self.out.say("info string rules changed: the position is the start");
                     if resize {
                         return Some(Next::Resize);
                     }
@@ -382,12 +394,12 @@ impl<const W: usize> Engine<W> {
                     None
                 }
                 Err(e) => {
-                    error(&format!("{name}: {e}"));
+                    self.out.error(&format!("{name}: {e}"));
                     None
                 }
             },
             Err(e) => {
-                error(&format!("{name}: {e}"));
+                self.out.error(&format!("{name}: {e}"));
                 None
             }
         }
@@ -421,7 +433,7 @@ impl<const W: usize> Engine<W> {
         };
         let start = match start {
             Ok(p) => p,
-            Err(e) => return error(&e),
+            Err(e) => return self.out.error(&e),
         };
         let mut game = Game::new(rules, start);
         for m in moves {
@@ -429,7 +441,7 @@ impl<const W: usize> Engine<W> {
                 .map_err(|e| e.to_string())
                 .and_then(|mv| game.play(mv).map_err(|e| e.to_string()));
             if let Err(e) = played {
-                return error(&format!("move {m}: {e}"));
+                return self.out.error(&format!("move {m}: {e}"));
             }
         }
         settings.start = start.cast::<4>().unwrap_or(settings.start);
@@ -469,7 +481,7 @@ impl<const W: usize> Engine<W> {
                 )),
             };
             if let Err(e) = step {
-                return error(&e);
+                return self.out.error(&e);
             }
         }
         let default = !infinite && limits == Limits::default();
@@ -492,7 +504,7 @@ impl<const W: usize> Engine<W> {
                 seeds,
             ) {
                 Ok(t) => t,
-                Err(e) => return error(&format!("{e:#}")),
+                Err(e) => return self.out.error(&format!("{e:#}")),
             };
             let _ = self
                 .jobs
@@ -510,28 +522,28 @@ impl<const W: usize> Engine<W> {
         });
         if self.jobs.send(job).is_err() {
             self.searching.store(false, Ordering::Release);
-            error("the search thread has stopped");
+            self.out.error("the search thread has stopped");
         }
     }
 }
 
 /// The answer to `hoyito` or `uci`: name, options, and `hoyitook` or `uciok`.
-fn handshake(word: &str) {
-    say(&format!("id name Hoyito {}", env!("CARGO_PKG_VERSION")));
-    say("id author the Hoyito authors");
-    say("option name Variant type combo default hoyito2 var hoyito2 var hoyito3");
-    say("option name Holes type spin default 6 min 2 max 12");
-    say("option name Seeds type spin default 4 min 1 max 8");
-    say("option name LastFour type combo default capturer var capturer var S var N");
-    say("option name CaptureSide type combo default any var any var opponent");
-    say(&format!(
+fn handshake(out: &Output, word: &str) {
+    out.say(&format!("id name Hoyito {}", env!("CARGO_PKG_VERSION")));
+    out.say("id author the Hoyito authors");
+    out.say("option name Variant type combo default hoyito2 var hoyito2 var hoyito3");
+    out.say("option name Holes type spin default 6 min 2 max 12");
+    out.say("option name Seeds type spin default 4 min 1 max 8");
+    out.say("option name LastFour type combo default capturer var capturer var S var N");
+    out.say("option name CaptureSide type combo default any var any var opponent");
+    out.say(&format!(
         "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
     ));
-    say(&format!(
+    out.say(&format!(
         "option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"
     ));
-    say("option name Tables type string default <empty>");
-    say(&format!("{word}ok"));
+    out.say("option name Tables type string default <empty>");
+    out.say(&format!("{word}ok"));
 }
 
 /// The search thread: it owns the searcher, runs each `go` and writes its lines.
@@ -561,7 +573,7 @@ fn search_thread<const W: usize>(
                 None => {
                     // Done before the answer, so that a command sent on reading it is taken.
                     searching.store(false, Ordering::Release);
-                    say("bestmove none");
+                    watch.out.say("bestmove none");
                 }
             },
         }
@@ -584,8 +596,8 @@ const NO_MOVE_GRACE: Duration = Duration::from_millis(250);
 /// search then runs on to its end unheard, and a `go` sent meanwhile waits for it, its time
 /// limit counting from when it was read. One watchdog serves every `go` of an engine: it
 /// sleeps while no search runs.
-#[derive(Default)]
 struct Watch {
+    out: Output,
     state: Mutex<WatchState>,
     /// Wakes the watchdog when a search starts or returns, or when the engine quits.
     wake: Condvar,
@@ -610,6 +622,14 @@ struct WatchState {
 }
 
 impl Watch {
+    fn new(out: Output) -> Self {
+        Watch {
+            out,
+            state: Mutex::default(),
+            wake: Condvar::new(),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, WatchState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -634,7 +654,7 @@ impl Watch {
     fn iteration(&self, r: &SearchResult, told: (i32, i32)) {
         let mut w = self.lock();
         if !w.given {
-            say(&info(r, told));
+            self.out.say(&info(r, told));
             w.last = Some((r.clone(), told));
         }
     }
@@ -652,7 +672,7 @@ impl Watch {
         let mut w = self.lock();
         if !w.given {
             w.given = true;
-            answer(Some((r, told)), None, searching);
+            answer(&self.out, Some((r, told)), None, searching);
         }
     }
 
@@ -698,7 +718,7 @@ impl Watch {
                     }
                 };
                 let last = w.last.as_ref().map(|(r, t)| (r, *t));
-                answer(last, Some(note), searching);
+                answer(&self.out, last, Some(note), searching);
                 continue;
             }
             w = self
@@ -712,15 +732,20 @@ impl Watch {
 
 /// Gives an answer: a note (if any), the final `info` line (if any) and `bestmove`, after
 /// marking the engine free, so that a command sent on reading them is taken.
-fn answer(result: Option<(&SearchResult, (i32, i32))>, note: Option<&str>, searching: &AtomicBool) {
+fn answer(
+    out: &Output,
+    result: Option<(&SearchResult, (i32, i32))>,
+    note: Option<&str>,
+    searching: &AtomicBool,
+) {
     if let Some(note) = note {
-        say(&format!("info string {note}"));
+        out.say(&format!("info string {note}"));
     }
     if let Some((r, told)) = result {
-        say(&info(r, told));
+        out.say(&info(r, told));
     }
     searching.store(false, Ordering::Release);
-    say(&match result.and_then(|(r, _)| r.best) {
+    out.say(&match result.and_then(|(r, _)| r.best) {
         Some(m) => format!("bestmove {m}"),
         None => "bestmove none".to_string(),
     });

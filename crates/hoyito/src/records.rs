@@ -1,5 +1,5 @@
-//! The record subcommands: `record check` (validate a record file) and `replay` (a recorded
-//! game move by move, or the position at one ply).
+//! Game record files (data/RECORDS.md): [`check_records`] validates a file, [`replay`] shows
+//! a recorded game move by move (or the position at one ply).
 
 use std::fmt;
 
@@ -7,10 +7,10 @@ use anyhow::{bail, Result};
 use hoyito_rules::{Game, Position, Record};
 use serde::Serialize;
 
-use crate::cli::{RecordArgs, RecordCommand, ReplayArgs};
-use crate::common::{
-    dispatch, draw, draw_marked, emit, read_record_file, record_game, side_name, Marks, RulesReport,
-};
+use std::path::Path;
+
+use crate::draw::{draw, draw_marked, side_name, Marks, RulesReport};
+use crate::setup::{dispatch, read_record_file};
 
 /// One game of a checked file.
 #[derive(Serialize)]
@@ -27,15 +27,15 @@ struct CheckedGame {
     end: String,
 }
 
-/// What `solve record check` prints.
+/// A record file checked.
 #[derive(Serialize)]
-struct CheckReport {
+pub struct RecordsReport {
     file: String,
     games: Vec<CheckedGame>,
     plies: usize,
 }
 
-impl fmt::Display for CheckReport {
+impl fmt::Display for RecordsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
@@ -55,10 +55,10 @@ impl fmt::Display for CheckReport {
     }
 }
 
-/// `solve record ...`.
-pub fn run(json: bool, a: &RecordArgs) -> Result<()> {
-    match &a.command {
-        RecordCommand::Check { file } => {
+/// Reads every game of a record file, replaying each move under the record's rules.
+pub fn check_records(file: &Path) -> Result<RecordsReport> {
+    {
+        {
             let games: Vec<CheckedGame> = read_record_file(file)?
                 .iter()
                 .enumerate()
@@ -73,12 +73,11 @@ pub fn run(json: bool, a: &RecordArgs) -> Result<()> {
                     end: r.termination.tag().to_string(),
                 })
                 .collect();
-            let report = CheckReport {
+            Ok(RecordsReport {
                 file: file.display().to_string(),
                 plies: games.iter().map(|g| g.plies).sum(),
                 games,
-            };
-            emit(&report, json)
+            })
         }
     }
 }
@@ -106,7 +105,7 @@ struct ReplayPly {
 
 /// What `solve replay` prints.
 #[derive(Serialize)]
-struct ReplayReport {
+pub struct ReplayReport {
     game: usize,
     rules: RulesReport,
     south: String,
@@ -161,23 +160,26 @@ impl fmt::Display for ReplayReport {
     }
 }
 
-/// `solve replay FILE [--game K] [--ply N]`.
-pub fn replay(json: bool, a: &ReplayArgs) -> Result<()> {
-    let record = record_game(&a.file, a.game)?;
-    if let Some(n) = a.ply {
+/// Replays `record`, game `game` of its file: every ply, or only the position after `ply`
+/// plies.
+pub fn replay(record: &Record, game: usize, ply: Option<usize>) -> Result<ReplayReport> {
+    if let Some(n) = ply {
         if n > record.plies.len() {
             bail!(
                 "--ply {n}: game {} has {} plies",
-                a.game,
+                game,
                 record.plies.len()
             );
         }
     }
-    let report = dispatch!(record.rules, replay_sized(&record, a))?;
-    emit(&report, json)
+    dispatch!(record.rules, replay_sized(record, game, ply))
 }
 
-fn replay_sized<const W: usize>(record: &Record, a: &ReplayArgs) -> Result<ReplayReport> {
+fn replay_sized<const W: usize>(
+    record: &Record,
+    number: usize,
+    ply: Option<usize>,
+) -> Result<ReplayReport> {
     let game: Game<W> = record.game()?;
     let rules = record.rules;
     let h = rules.holes();
@@ -214,11 +216,10 @@ fn replay_sized<const W: usize>(record: &Record, a: &ReplayArgs) -> Result<Repla
             drawing: draw_marked(&after, &marks, false),
         });
     }
-    let shown = a
-        .ply
+    let shown = ply
         .map_or(positions[positions.len() - 1], |n| positions[n]);
     Ok(ReplayReport {
-        game: a.game,
+        game: number,
         rules: RulesReport::of(&rules),
         rules_line: rules.to_string(),
         south: record.south.clone(),
@@ -226,10 +227,10 @@ fn replay_sized<const W: usize>(record: &Record, a: &ReplayArgs) -> Result<Repla
         result: record.result().to_string(),
         end: record.termination.tag().to_string(),
         start: positions[0].to_string(),
-        ply: a.ply,
+        ply,
         position: shown.to_string(),
-        plies: if a.ply.is_some() { Vec::new() } else { plies },
-        drawing: if a.ply.is_some() {
+        plies: if ply.is_some() { Vec::new() } else { plies },
+        drawing: if ply.is_some() {
             draw(&shown)
         } else {
             draw(&positions[0])

@@ -1,19 +1,58 @@
-//! `solve review`: a recorded game ply by ply against the engine's values: the value before
+//! The review of a recorded game, ply by ply against the engine's values: the value before
 //! each move, the best move and its value, the seeds the move lost and its class; per side
-//! the share of best moves, the seeds lost and the first error inside the endgame tables; a
-//! value graph; and the record annotated with a comment on every ply.
+//! the share of best moves, the seeds lost and the first error inside the endgame tables;
+//! the data of the value graph (drawing it is a front's work); and the record annotated
+//! with a comment on every ply.
 
 use std::fmt;
-use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Game, Note, Position, Record, Side};
 use hoyito_search::{Config, Limits, Searcher};
 use serde::Serialize;
 
-use crate::cli::ReviewArgs;
-use crate::common::{dispatch, emit, record_game, side_name, tables_for};
+use crate::draw::side_name;
+use crate::setup::{dispatch, tables_for};
+
+/// How a game is reviewed.
+#[derive(Clone, Debug)]
+pub struct ReviewOptions {
+    /// The record file, for the report.
+    pub file: PathBuf,
+    /// Which game of the file, from 1, for the report.
+    pub game: usize,
+    /// Prove every value.
+    pub exact: bool,
+    /// Search each position for this many milliseconds.
+    pub time_ms: Option<u64>,
+    /// Search each position to this depth (`None`: 10 when no other limit is given).
+    pub depth: Option<u32>,
+    /// Endgame tables: positions within them are valued exactly.
+    pub tables: Option<PathBuf>,
+    /// Write the record annotated with a comment on every ply to this file.
+    pub output: Option<PathBuf>,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for ReviewOptions {
+    fn default() -> Self {
+        ReviewOptions {
+            file: PathBuf::new(),
+            game: 1,
+            exact: false,
+            time_ms: None,
+            depth: None,
+            tables: None,
+            output: None,
+            threads: 1,
+            hash_mb: 64,
+        }
+    }
+}
 
 /// Depth of a review given no limit.
 const DEFAULT_DEPTH: u32 = 10;
@@ -39,28 +78,30 @@ fn class(lost: i32) -> &'static str {
 }
 
 /// One ply reviewed.
-#[derive(Serialize)]
-struct PlyReview {
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyReview {
     /// From 1.
-    ply: usize,
-    side: String,
+    pub ply: usize,
+    /// The mover: `South` or `North`.
+    pub side: String,
     /// The move as the record writes it.
-    token: String,
+    pub token: String,
     /// The position before the move.
-    position: String,
+    pub position: String,
     /// The value before the move, for the mover (the best move's value).
-    value: i32,
-    /// The best move and its value (the first of equal best moves).
-    best: u8,
+    pub value: i32,
+    /// The best move (the first of equal best moves).
+    pub best: u8,
     /// The played move's value, for the mover.
-    played_value: i32,
+    pub played_value: i32,
     /// Seeds the move lost against the best move.
-    lost: i32,
-    class: &'static str,
+    pub lost: i32,
+    /// `best`, `inaccuracy`, `mistake` or `blunder`.
+    pub class: &'static str,
     /// Whether every value of the position was proven (else heuristic).
-    exact: bool,
+    pub exact: bool,
     /// Whether the position lies within the endgame tables.
-    in_tables: bool,
+    pub in_tables: bool,
 }
 
 /// A side's accuracy.
@@ -79,9 +120,9 @@ struct SideReview {
     first_error_in_tables: Option<usize>,
 }
 
-/// What `solve review` prints.
+/// A game reviewed.
 #[derive(Serialize)]
-struct ReviewReport {
+pub struct ReviewReport {
     file: String,
     game: usize,
     rules: String,
@@ -98,9 +139,9 @@ struct ReviewReport {
     graph: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     annotated: Option<String>,
-    /// The SVG value graph written, if any.
+    /// The SVG value graph a front wrote, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    svg: Option<String>,
+    pub svg: Option<String>,
 }
 
 impl fmt::Display for ReviewReport {
@@ -161,20 +202,28 @@ impl fmt::Display for ReviewReport {
     }
 }
 
-/// `solve review FILE`.
-pub fn run(json: bool, a: &ReviewArgs) -> Result<()> {
-    let record = record_game(&a.file, a.game)?;
+/// Reviews a recorded game.
+pub fn review(record: &Record, a: &ReviewOptions) -> Result<ReviewReport> {
     // A file that cannot be written is said before the review's searches, not after.
-    for (flag, path) in [("-o", &a.output), ("--svg", &a.svg)] {
-        if let Some(path) = path {
-            writable(flag, path)?;
-        }
+    if let Some(path) = &a.output {
+        writable("-o", path)?;
     }
-    let report = dispatch!(record.rules, review_sized(&record, a))?;
-    emit(&report, json)
+    dispatch!(record.rules, review_sized(record, a))
 }
 
-fn review_sized<const W: usize>(record: &Record, a: &ReviewArgs) -> Result<ReviewReport> {
+impl ReviewReport {
+    /// The plies reviewed, in order.
+    pub fn plies(&self) -> &[PlyReview] {
+        &self.plies
+    }
+
+    /// The value for South before each ply: the points of the value graph.
+    pub fn south_values(&self) -> Vec<i32> {
+        south_values(&self.plies)
+    }
+}
+
+fn review_sized<const W: usize>(record: &Record, a: &ReviewOptions) -> Result<ReviewReport> {
     let rules = record.rules;
     let game: Game<W> = record.game()?;
     let seeds = rules.holes() * 2 * rules.seeds();
@@ -230,15 +279,6 @@ fn review_sized<const W: usize>(record: &Record, a: &ReviewArgs) -> Result<Revie
         }
         None => None,
     };
-    let svg = match &a.svg {
-        Some(path) => {
-            let text = svg_graph(record, a, &plies);
-            std::fs::write(path, text)
-                .with_context(|| format!("--svg: cannot write {}", path.display()))?;
-            Some(path.display().to_string())
-        }
-        None => None,
-    };
     Ok(ReviewReport {
         file: a.file.display().to_string(),
         game: a.game,
@@ -257,13 +297,13 @@ fn review_sized<const W: usize>(record: &Record, a: &ReviewArgs) -> Result<Revie
         sides,
         graph,
         annotated,
-        svg,
+        svg: None,
     })
 }
 
 /// Checks that `path` (given with `flag`) can be written: a file name in a folder that
 /// exists.
-fn writable(flag: &str, path: &Path) -> Result<()> {
+pub fn writable(flag: &str, path: &Path) -> Result<()> {
     if path.is_dir() {
         bail!("{flag} {} is a folder: give a file name", path.display());
     }
@@ -391,177 +431,3 @@ fn south_values(plies: &[PlyReview]) -> Vec<i32> {
         .collect()
 }
 
-/// Text that may stand in SVG text and attributes.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The fill of a ply's point by its class (the moves that lost seeds stand out).
-fn class_colour(class: &str) -> &'static str {
-    match class {
-        "best" => "#333333",
-        "inaccuracy" => "#e0a000",
-        "mistake" => "#e06000",
-        _ => "#c00000",
-    }
-}
-
-/// The value graph as an SVG document: the value for South before each ply, joined by a
-/// line; one `circle` of class `ply` a ply, filled where the values were proven and hollow
-/// where heuristic, coloured by the move's class, with a tooltip; the zero line, the scale
-/// and a legend.
-fn svg_graph(record: &Record, a: &ReviewArgs, plies: &[PlyReview]) -> String {
-    const LEFT: f64 = 48.0;
-    const RIGHT: f64 = 16.0;
-    const TOP: f64 = 44.0;
-    const PLOT: f64 = 200.0;
-    const BOTTOM: f64 = 56.0;
-    let values = south_values(plies);
-    let n = values.len();
-    // Columns of 4 to 16 pixels, about 640 in all, and room for the legend.
-    let columns = n.max(1) as f64;
-    let plot_width = ((640.0 / columns).clamp(4.0, 16.0) * columns).max(480.0);
-    let step = plot_width / columns;
-    let width = LEFT + plot_width + RIGHT;
-    let height = TOP + PLOT + BOTTOM;
-    let top = values.iter().map(|v| v.abs()).max().unwrap_or(0).max(1);
-    let x = |i: usize| LEFT + step * (i as f64 + 0.5);
-    let y = |v: i32| TOP + PLOT / 2.0 - v as f64 / top as f64 * (PLOT / 2.0);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-         viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\" font-size=\"11\">"
-    );
-    let _ = writeln!(
-        s,
-        "<title>value for South before each ply: {} game {}</title>",
-        escape(&a.file.display().to_string()),
-        a.game
-    );
-    let _ = writeln!(
-        s,
-        "<rect x=\"0\" y=\"0\" width=\"{width:.0}\" height=\"{height:.0}\" fill=\"white\"/>"
-    );
-    let _ = writeln!(
-        s,
-        "<text x=\"{LEFT}\" y=\"18\" font-size=\"13\">{} (South) vs {} (North), {}</text>",
-        escape(&record.south),
-        escape(&record.north),
-        escape(record.result())
-    );
-    let _ = writeln!(
-        s,
-        "<text x=\"{LEFT}\" y=\"34\">value for South before each ply, in seeds</text>"
-    );
-    // The frame, the zero line and the scale.
-    let (left, right) = (LEFT, width - RIGHT);
-    let _ = writeln!(
-        s,
-        "<rect x=\"{left}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{PLOT}\" fill=\"none\" stroke=\"#999999\"/>",
-        right - left
-    );
-    let _ = writeln!(
-        s,
-        "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right:.1}\" y2=\"{0:.1}\" stroke=\"#999999\" stroke-dasharray=\"4 3\"/>",
-        y(0)
-    );
-    for (v, label) in [
-        (top, format!("{top:+}")),
-        (0, "0".to_string()),
-        (-top, format!("{:+}", -top)),
-    ] {
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
-            LEFT - 6.0,
-            y(v) + 4.0
-        );
-    }
-    // Ply numbers along the bottom: the first, every tenth, the last.
-    for i in 0..n {
-        let ply = i + 1;
-        if ply == 1 || ply % 10 == 0 || ply == n {
-            let _ = writeln!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.0}\" text-anchor=\"middle\">{ply}</text>",
-                x(i),
-                TOP + PLOT + 14.0
-            );
-        }
-    }
-    if n > 0 {
-        let points: Vec<String> = values
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| format!("{:.1},{:.1}", x(i), y(v)))
-            .collect();
-        let _ = writeln!(
-            s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"#4060a0\" stroke-width=\"1.5\"/>",
-            points.join(" ")
-        );
-    }
-    for (i, (p, &v)) in plies.iter().zip(&values).enumerate() {
-        let colour = class_colour(p.class);
-        let (fill, proof) = if p.exact {
-            (colour, "exact")
-        } else {
-            ("white", "heuristic")
-        };
-        let radius = if p.class == "best" { 3.0 } else { 4.5 };
-        let _ = writeln!(
-            s,
-            "<circle class=\"ply {} {proof}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{radius}\" fill=\"{fill}\" \
-             stroke=\"{colour}\" stroke-width=\"1.5\"><title>ply {} {}: {v:+} for South before it; \
-             {} (lost {}), {proof}</title></circle>",
-            p.class,
-            x(i),
-            y(v),
-            p.ply,
-            escape(&p.token),
-            p.class,
-            p.lost
-        );
-    }
-    // The legend.
-    let ly = TOP + PLOT + 36.0;
-    let mut lx = LEFT;
-    for (label, colour, fill) in [
-        ("best", class_colour("best"), class_colour("best")),
-        (
-            "inaccuracy",
-            class_colour("inaccuracy"),
-            class_colour("inaccuracy"),
-        ),
-        ("mistake", class_colour("mistake"), class_colour("mistake")),
-        ("blunder", class_colour("blunder"), class_colour("blunder")),
-        ("hollow: heuristic", "#333333", "white"),
-    ] {
-        let _ = writeln!(
-            s,
-            "<circle cx=\"{:.0}\" cy=\"{:.0}\" r=\"4\" fill=\"{fill}\" stroke=\"{colour}\" stroke-width=\"1.5\"/>",
-            lx + 4.0,
-            ly - 4.0
-        );
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.0}\" y=\"{ly:.0}\">{label}</text>",
-            lx + 12.0
-        );
-        lx += 12.0 + 7.0 * label.len() as f64 + 14.0;
-    }
-    s.push_str("</svg>\n");
-    s
-}

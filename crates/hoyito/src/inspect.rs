@@ -1,4 +1,12 @@
-//! The rules subcommands: `show`, `moves`, `apply`, `perft`.
+//! A position looked at through the rules: drawn ([`show`]), its moves with their results
+//! ([`moves`]), moves played from it ([`apply`]) and its move tree counted ([`perft`]).
+//!
+//! ```
+//! use hoyito::inspect::perft;
+//! use hoyito::Rules;
+//! let report = perft(&Rules::default(), None, 3, Some(1)).unwrap();
+//! assert_eq!(report.nodes(), hoyito::rules::perft(&hoyito::Position6::start(&Rules::default()).unwrap(), &Rules::default(), 3));
+//! ```
 
 use std::fmt;
 use std::time::Instant;
@@ -10,10 +18,8 @@ use hoyito_rules::{
 };
 use serde::Serialize;
 
-use crate::cli::{ApplyArgs, PerftArgs, PositionArgs, RuleArgs};
-use crate::common::{
-    dispatch, draw, emit, position, resolve, split_position, with_threads, RulesReport,
-};
+use crate::draw::{draw, RulesReport};
+use crate::setup::{dispatch, position, with_threads};
 
 /// Seeds captured by South and by North.
 fn captured<const W: usize>(p: &Position<W>) -> [u8; 2] {
@@ -22,7 +28,7 @@ fn captured<const W: usize>(p: &Position<W>) -> [u8; 2] {
 
 /// What `solve show` prints.
 #[derive(Serialize)]
-struct ShowReport {
+pub struct ShowReport {
     position: String,
     south: Vec<u8>,
     north: Vec<u8>,
@@ -44,11 +50,9 @@ impl fmt::Display for ShowReport {
     }
 }
 
-/// `solve show`.
-pub fn show(rules_args: &RuleArgs, json: bool, a: &PositionArgs) -> Result<()> {
-    let (rules, d) = resolve(rules_args, a.text().as_deref())?;
-    let report = dispatch!(rules, show_sized(&rules, d.as_ref()))?;
-    emit(&report, json)
+/// Draws a position (`None`: the start).
+pub fn show(rules: &Rules, d: Option<&Diagram>) -> Result<ShowReport> {
+    dispatch!(rules, show_sized(rules, d))
 }
 
 fn show_sized<const W: usize>(rules: &Rules, d: Option<&Diagram>) -> Result<ShowReport> {
@@ -80,7 +84,7 @@ struct MoveRow {
 
 /// What `solve moves` prints.
 #[derive(Serialize)]
-struct MovesReport {
+pub struct MovesReport {
     position: String,
     moves: Vec<MoveRow>,
     endless: Vec<u8>,
@@ -119,11 +123,9 @@ impl fmt::Display for MovesReport {
     }
 }
 
-/// `solve moves`.
-pub fn moves(rules_args: &RuleArgs, json: bool, a: &PositionArgs) -> Result<()> {
-    let (rules, d) = resolve(rules_args, a.text().as_deref())?;
-    let report = dispatch!(rules, moves_sized(&rules, d.as_ref()))?;
-    emit(&report, json)
+/// The legal moves of a position with their results, and the moves that are illegal because their sowing never ends.
+pub fn moves(rules: &Rules, d: Option<&Diagram>) -> Result<MovesReport> {
+    dispatch!(rules, moves_sized(rules, d))
 }
 
 fn moves_sized<const W: usize>(rules: &Rules, d: Option<&Diagram>) -> Result<MovesReport> {
@@ -153,7 +155,7 @@ fn moves_sized<const W: usize>(rules: &Rules, d: Option<&Diagram>) -> Result<Mov
 
 /// What `solve apply` prints.
 #[derive(Serialize)]
-struct ApplyReport {
+pub struct ApplyReport {
     position: String,
     over: bool,
     captured: [u8; 2],
@@ -189,16 +191,12 @@ impl fmt::Display for ApplyReport {
     }
 }
 
-/// `solve apply`.
-pub fn apply(rules_args: &RuleArgs, json: bool, a: &ApplyArgs) -> Result<()> {
-    let (position, moves) = split_position(&a.words);
-    let text = (position != "start").then_some(position.as_str());
-    let (rules, d) = resolve(rules_args, text)?;
+/// Plays `moves` (hole numbers) from a position (passes are applied automatically).
+pub fn apply(rules: &Rules, d: Option<&Diagram>, moves: &[String]) -> Result<ApplyReport> {
     if moves.is_empty() {
         bail!("no moves to apply: give the moves after the position");
     }
-    let report = dispatch!(rules, apply_sized(&rules, d.as_ref(), moves))?;
-    emit(&report, json)
+    dispatch!(rules, apply_sized(rules, d, moves))
 }
 
 fn apply_sized<const W: usize>(
@@ -241,7 +239,7 @@ fn apply_sized<const W: usize>(
 
 /// What `solve perft` prints.
 #[derive(Serialize)]
-struct PerftReport {
+pub struct PerftReport {
     position: String,
     depth: u32,
     nodes: u64,
@@ -251,6 +249,13 @@ struct PerftReport {
     long_sowings: u64,
     long_sowing_laps: u64,
     long_sowing_cache_hits: u64,
+}
+
+impl PerftReport {
+    /// The count.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
 }
 
 impl fmt::Display for PerftReport {
@@ -275,34 +280,40 @@ impl fmt::Display for PerftReport {
     }
 }
 
-/// `solve perft`.
-pub fn perft(rules_args: &RuleArgs, json: bool, a: &PerftArgs) -> Result<()> {
-    let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
-    let report = dispatch!(rules, perft_sized(&rules, d.as_ref(), a))?;
-    emit(&report, json)
+/// Counts the move sequences of exactly `depth` plies from a position (extra turns are plies,
+/// passes are not).
+/// (`threads`: `None` for all cores, 1 for the sequential count.)
+pub fn perft(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    depth: u32,
+    threads: Option<usize>,
+) -> Result<PerftReport> {
+    dispatch!(rules, perft_sized(rules, d, depth, threads))
 }
 
 fn perft_sized<const W: usize>(
     rules: &Rules,
     d: Option<&Diagram>,
-    a: &PerftArgs,
+    depth: u32,
+    threads: Option<usize>,
 ) -> Result<PerftReport> {
     let p: Position<W> = position(rules, d)?;
     let t0 = Instant::now();
-    let nodes = if a.threads == Some(1) {
-        perft_seq(&p, rules, a.depth)
+    let nodes = if threads == Some(1) {
+        perft_seq(&p, rules, depth)
     } else {
-        with_threads(a.threads, || perft_parallel(&p, rules, a.depth))?
+        with_threads(threads, || perft_parallel(&p, rules, depth))?
     };
     let seconds = t0.elapsed().as_secs_f64();
     let st = sowing::stats();
     Ok(PerftReport {
         position: p.to_string(),
-        depth: a.depth,
+        depth,
         nodes,
         seconds,
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
-        threads: a.threads.unwrap_or_else(rayon::current_num_threads),
+        threads: threads.unwrap_or_else(rayon::current_num_threads),
         long_sowings: st.long_sowings,
         long_sowing_laps: st.slow_laps,
         long_sowing_cache_hits: st.cache_hits,

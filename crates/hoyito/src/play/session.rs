@@ -12,12 +12,12 @@ use hoyito_rules::{
     Winner,
 };
 
-use super::engine::{Choice, Engine, Strength};
+use super::players::{Choice, Engine, Strength};
 use super::{Out, Seat};
-use crate::common::{draw_marked, side_name, Marks};
+use crate::draw::{draw_marked, side_name, Marks};
 
-/// Standard input, read one line at a time by a thread of its own, so that `stop` can be
-/// read while the engine thinks.
+/// The session's input (standard input for the `solve` command), read one line at a time
+/// by a thread of its own, so that `stop` can be read while the engine thinks.
 pub struct Input {
     lines: Receiver<String>,
     /// The next line, read while the engine thought (`Some(None)`: the end of the input).
@@ -38,15 +38,14 @@ enum Watch {
 }
 
 impl Input {
-    /// Standard input.
-    pub fn stdin() -> Self {
-        use std::io::IsTerminal;
-        let terminal = std::io::stdin().is_terminal();
+    /// Lines read from `reader`; `terminal` says whether a person types them (else each
+    /// line is echoed after the prompt).
+    pub fn new(mut reader: impl BufRead + Send + 'static, terminal: bool) -> Self {
         let (to, lines) = mpsc::channel();
         // The reader ends at the end of the input (the channel then says so) or with the
         // process.
         std::thread::spawn(move || {
-            let mut stdin = std::io::stdin().lock();
+            let stdin = &mut reader;
             loop {
                 let mut bytes = Vec::new();
                 match stdin.read_until(b'\n', &mut bytes) {

@@ -1,14 +1,21 @@
 //! The opening book: proven values of the 2x6 starts and of the positions after their first
 //! plies (`data/book/book.jsonl`, made by `solve prove` over the tables up to 24 seeds; every
-//! proven entry names its certificate, which `solve check-proof` accepts). `solve best`
-//! answers a position in it at once. The book is compiled into the program, so it needs no
-//! file at run time.
+//! proven entry names its certificate, which `solve check-proof` accepts). An
+//! [analysis](crate::analysis) answers a position in it at once. The book is compiled into
+//! the library, so it needs no file at run time.
+//!
+//! ```
+//! use hoyito::{book, Position6, Rules};
+//! let rules = Rules::default();
+//! let e = book::lookup(&rules, &Position6::start(&rules).unwrap()).unwrap();
+//! assert_eq!((e.value, e.best), (-28, Some(1)));
+//! ```
 
 use hoyito_rules::{Position, Rules};
 use hoyito_search::certificate::{board, rules_line};
 use serde::Deserialize;
 
-const BOOK: &str = include_str!("../../data/book/book.jsonl");
+const BOOK: &str = include_str!("../../../data/book/book.jsonl");
 
 /// One line of the book.
 #[derive(Deserialize)]

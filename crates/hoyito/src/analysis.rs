@@ -1,0 +1,739 @@
+//! The analysis of a position: its best move and value, by the one policy every front
+//! uses. The opening book answers first (a proven value, at once); then the endgame tables
+//! and an exact search over them (the small layers built in memory when no table file holds
+//! them); else a search limited by depth, time or nodes. The answer ([`Analysis`]) says
+//! which decided it ([`Source`]).
+//!
+//! ```
+//! use hoyito::analysis::{analyse, AnalysisOptions, Source};
+//! use hoyito::{Diagram, Rules};
+//!
+//! let rules = Rules::default();
+//! let d: Diagram = "0,0,0,3,0,1/1,1,3,2,0,1 N".parse().unwrap();
+//! let options = AnalysisOptions { no_tables: true, ..AnalysisOptions::default() };
+//! let a = analyse(&rules, Some(&d), &options).unwrap();
+//! assert!(a.exact);
+//! assert_eq!(a.source, Source::Proof);
+//! assert_eq!(a.best, Some(4));
+//! ```
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use hoyito_rules::{Diagram, Move, Position, Rules, Side};
+use hoyito_search::{Config, Eval, ExactMethod, Explore, Limits, SearchResult, Searcher, TableKind};
+use hoyito_tables::Tables;
+use serde::Serialize;
+
+use crate::setup::{dispatch, position, search_threads, tables_for, with_threads};
+
+/// Time a search gets when no limit is given and the position is too large to solve.
+pub const DEFAULT_TIME_MS: u64 = 3000;
+
+/// How a search searches: threads, transposition table, and the methods of exact mode.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Search threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Transposition table design.
+    pub table: TableKind,
+    /// How exact mode proves what the tables and small components do not reach.
+    pub exact_method: ExactMethod,
+    /// Which positions the threshold proofs of exact mode explore next.
+    pub explore: Explore,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        let c = Config::default();
+        EngineOptions {
+            threads: None,
+            hash_mb: 64,
+            table: c.table,
+            exact_method: c.exact_method,
+            explore: c.explore,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The search configuration of these options.
+    pub fn config(&self) -> Result<Config> {
+        let threads = search_threads(self.threads)?;
+        if self.hash_mb == 0 || self.hash_mb > crate::setup::MAX_HASH_MB {
+            bail!("--hash-mb must be between 1 and {}", crate::setup::MAX_HASH_MB);
+        }
+        Ok(Config {
+            threads,
+            hash_mb: self.hash_mb,
+            table: self.table,
+            eval: Eval::default(),
+            exact_method: self.exact_method,
+            explore: self.explore,
+            ..Config::default()
+        })
+    }
+}
+
+/// What an analysis may do: its limits (none: exact when the position is small enough to
+/// solve quickly, else [`DEFAULT_TIME_MS`]), the tables and the book.
+#[derive(Clone, Debug, Default)]
+pub struct AnalysisOptions {
+    /// Search to this depth (plies; extra turns count).
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds, everything the analysis does included.
+    pub time_ms: Option<u64>,
+    /// Stop after this many nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Search to the end of the game and return the proven value.
+    pub exact: bool,
+    /// Also value every legal move.
+    pub all_moves: bool,
+    /// Endgame tables to use (2x6 only; `None`: [`DEFAULT_TABLES_DIR`](crate::DEFAULT_TABLES_DIR)
+    /// when built there).
+    pub tables: Option<PathBuf>,
+    /// Use no endgame tables.
+    pub no_tables: bool,
+    /// Do not answer from the opening book.
+    pub no_book: bool,
+    /// How the search searches.
+    pub engine: EngineOptions,
+}
+
+/// What decided an analysis's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The opening book: a proven value with its certificate.
+    Book,
+    /// The endgame tables: the position is within them.
+    Tables,
+    /// An exact search (over the tables, where they reach): a proven value.
+    Proof,
+    /// A search limited by depth, time or nodes: an estimate (unless it came out exact).
+    Search,
+}
+
+impl Source {
+    /// The source's name, as the JSON answer spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Book => "book",
+            Source::Tables => "tables",
+            Source::Proof => "proof",
+            Source::Search => "search",
+        }
+    }
+}
+
+/// Move numbers for a report.
+fn move_numbers(mv: &[Move]) -> Vec<u8> {
+    mv.iter().map(|m| m.0).collect()
+}
+
+/// A legal move's score, with [`AnalysisOptions::all_moves`].
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveScore {
+    /// The move's hole.
+    #[serde(rename = "move")]
+    pub mv: u8,
+    /// Its value for the side to move of the analysed position.
+    pub score: i32,
+    /// Whether the value is proven.
+    pub exact: bool,
+}
+
+/// The answer of an analysis: the best move and the value for the side to move, and how
+/// they were found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The position analysed, in the notation.
+    pub position: String,
+    /// What decided the answer.
+    pub source: Source,
+    /// The search mode, in words (e.g. `exact`, `time 3000 ms (default: ...)`).
+    pub mode: String,
+    /// Search threads.
+    pub threads: usize,
+    /// Whether another run gives the same result: one thread and no time limit.
+    pub repeatable: bool,
+    /// The largest layer of the endgame tables in use (0: none).
+    pub tables_max_seeds: usize,
+    /// Milliseconds spent building the tables in memory, when the analysis built them.
+    pub tables_built_ms: Option<u64>,
+    /// The best move (`None`: no move to play, or none found within the limit).
+    #[serde(rename = "move")]
+    pub best: Option<u8>,
+    /// The value for the side to move (proven when `exact`).
+    pub score: i32,
+    /// Whether the score is proven.
+    pub exact: bool,
+    /// Proven bounds of the value for the side to move.
+    pub bounds: [i32; 2],
+    /// Depth of the last finished iteration.
+    pub depth: u32,
+    /// The principal variation.
+    pub pv: Vec<u8>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds the analysis took, from its start (table reading and building included).
+    pub seconds: f64,
+    /// Whether a limit stopped the search.
+    pub stopped: bool,
+    /// Every legal move's score, with [`AnalysisOptions::all_moves`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveScore>>,
+    /// Why the answer came from the watchdog, when it did ([`Watchdog`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The side to move.
+    #[serde(skip)]
+    pub side: Side,
+    /// Seeds on the board.
+    #[serde(skip)]
+    pub seeds_on_board: i32,
+}
+
+impl fmt::Display for Analysis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let exact = if self.exact { " (exact)" } else { "" };
+        writeln!(f, "{}", self.position)?;
+        writeln!(f, "search: {}", self.mode)?;
+        if !self.repeatable {
+            writeln!(
+                f,
+                "{} thread(s): another run may search other nodes and give another move \
+                 (one thread and no time limit repeat exactly)",
+                self.threads
+            )?;
+        }
+        if self.tables_max_seeds > 0 {
+            writeln!(
+                f,
+                "endgame tables in use: up to {} seeds on the board{}",
+                self.tables_max_seeds,
+                match self.tables_built_ms {
+                    Some(ms) => format!(" (built in memory in {:.2} s)", ms as f64 / 1000.0),
+                    None => String::new(),
+                }
+            )?;
+        }
+        match self.best {
+            Some(m) => writeln!(f, "best move {m}, score {}{exact}", self.score)?,
+            None if self.note.is_some() => writeln!(f, "no move found within the limit")?,
+            None if self.score == 0 && self.exact && self.nodes <= 1 => writeln!(
+                f,
+                "no move to play: the game is over, or 4 or fewer seeds are left (worth 0)"
+            )?,
+            None => writeln!(f, "{} must pass; score {}{exact}", self.side, self.score)?,
+        }
+        let [lower, upper] = self.bounds;
+        let n = self.seeds_on_board;
+        if !self.exact && self.mode.starts_with("exact") {
+            // An exact search that gave up says so, with what it did prove.
+            writeln!(
+                f,
+                "not proven: the exact search stopped at its limit; proven bounds {lower} ..= {upper}"
+            )?;
+        } else if !self.exact && (lower > -n || upper < n) {
+            writeln!(f, "proven bounds {lower} ..= {upper}")?;
+        }
+        let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
+        writeln!(f, "depth {}, pv {}", self.depth, pv.join(" "))?;
+        writeln!(
+            f,
+            "{} nodes in {:.3} s ({:.0} nodes/s){}",
+            self.nodes,
+            self.seconds,
+            self.nodes as f64 / self.seconds.max(1e-9),
+            if self.stopped {
+                ", stopped by a limit"
+            } else {
+                ""
+            }
+        )?;
+        for m in self.moves.iter().flatten() {
+            let exact = if m.exact { " (exact)" } else { "" };
+            writeln!(f, "  {}: {}{exact}", m.mv, m.score)?;
+        }
+        if let Some(note) = &self.note {
+            writeln!(f, "{note}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens the endgame tables an analysis asked for (see [`tables_for`]).
+fn best_tables(rules: &Rules, a: &AnalysisOptions, seeds: usize) -> Result<Option<Arc<Tables>>> {
+    tables_for(rules, a.tables.as_deref(), a.no_tables, seeds)
+}
+
+/// Seeds on the board up to which `best` builds endgame tables in memory (0: none): for an
+/// exact search on 2x6 (asked, or implied by a small position) whose tables, if any, stop
+/// below the position's small layers (up to [`SMALL_LAYERS`] seeds). Building them takes
+/// about a second; solving their components on the fly in the search takes twice that and
+/// twenty times the memory.
+fn small_layers(rules: &Rules, a: &AnalysisOptions, seeds: usize, tables: Option<&Tables>) -> usize {
+    let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
+    let exact = a.exact || (!limited && seeds <= SMALL_LAYERS);
+    let want = SMALL_LAYERS.min(seeds);
+    let have = tables.map_or(0, |t| t.max_seeds());
+    if a.no_tables || rules.holes() != 6 || !exact || want <= 8 || have >= want {
+        return 0;
+    }
+    want
+}
+
+/// The largest layer `best` builds in memory when no table file holds it.
+const SMALL_LAYERS: usize = 12;
+
+/// How much earlier than its share of `--time-ms` an exact search is told to stop (see
+/// [`best_sized`]).
+const EXACT_OVERHEAD: Duration = Duration::from_millis(40);
+
+/// Least time left for `best` to build the small layers under a time limit: they take about
+/// a second, and half the time left at most.
+const SMALL_LAYERS_MIN_TIME: Duration = Duration::from_secs(4);
+
+/// The limits of `best` and the words that say what they are: the flags given, else an
+/// exact search when the position is small enough to solve quickly, else the default time.
+fn best_limits<const W: usize>(
+    a: &AnalysisOptions,
+    searcher: &Searcher<W>,
+    p: &Position<W>,
+) -> (Limits, String) {
+    let mut limits = Limits {
+        depth: a.depth,
+        time: a.time_ms.map(Duration::from_millis),
+        nodes: a.nodes,
+        exact: a.exact,
+    };
+    let mode = if a.exact {
+        "exact".to_string()
+    } else if a.depth.is_some() || a.time_ms.is_some() {
+        "limited".to_string()
+    } else if searcher.exact_is_quick(p) {
+        limits.exact = true;
+        "exact (small enough to solve quickly)".to_string()
+    } else {
+        limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
+        match a.nodes {
+            Some(n) => {
+                format!("{n} nodes or {DEFAULT_TIME_MS} ms (default time), whichever comes first")
+            }
+            None => format!("time {DEFAULT_TIME_MS} ms (default: too large to solve quickly)"),
+        }
+    };
+    (limits, mode)
+}
+
+/// Analyses a position (`None`: the start of `rules`) by the one policy: the book, the
+/// tables and an exact search, else a limited search (see the module's docs).
+pub fn analyse(rules: &Rules, d: Option<&Diagram>, a: &AnalysisOptions) -> Result<Analysis> {
+    analyse_watched(rules, d, a, &Watchdog::quiet())
+}
+
+/// [`analyse`], keeping `watchdog` told of the answer so far, so that a front can answer at
+/// the time limit even when the search cannot return (see [`Watchdog`]).
+pub fn analyse_watched(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    a: &AnalysisOptions,
+    watchdog: &Watchdog,
+) -> Result<Analysis> {
+    if a.depth == Some(0) {
+        bail!("--depth must be at least 1");
+    }
+    if a.nodes == Some(0) || a.time_ms == Some(0) {
+        bail!("--nodes and --time-ms must be at least 1");
+    }
+    let answer = dispatch!(rules, best_sized(rules, d, a, watchdog));
+    // The analysis answers now, with its report or its error.
+    watchdog.disarm();
+    answer
+}
+
+/// How long after its deadline `best` answers when the search has not returned.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
+
+/// Keeps an analysis's time limit when the search cannot: generating one move of a
+/// position with a long relay sowing can take seconds and cannot be interrupted. Armed with
+/// the analysis's deadline, a thread waits until just after it; if the analysis has not
+/// answered by then, it hands the front the last answer the search gave (its last finished
+/// iteration, or an answer with no move whose note says why), and the front answers with
+/// it (the `solve` command prints it and ends the process). A quiet watchdog
+/// ([`Watchdog::quiet`]) never answers for the analysis.
+pub struct Watchdog {
+    /// When the analysis started.
+    start: Instant,
+    state: Arc<Mutex<WatchState>>,
+    /// What the front does with the answer at the deadline (none: nothing).
+    on_deadline: Option<Arc<OnDeadline>>,
+}
+
+/// The front's handler of an answer at the deadline.
+type OnDeadline = dyn Fn(Option<Analysis>) + Send + Sync;
+
+struct WatchState {
+    /// The answer to give if the deadline passes first.
+    report: Option<Analysis>,
+    /// Whether the analysis's own answer, or the watchdog's, has been taken.
+    done: bool,
+    /// What the analysis is doing before its search starts, for the note of an answer
+    /// with no move (none: the search itself).
+    doing: Option<&'static str>,
+}
+
+impl Watchdog {
+    /// A watchdog that calls `on_deadline` with the answer so far (with its note) if the
+    /// analysis has not answered just after its deadline.
+    pub fn new(on_deadline: impl Fn(Option<Analysis>) + Send + Sync + 'static) -> Self {
+        Watchdog {
+            on_deadline: Some(Arc::new(on_deadline)),
+            ..Watchdog::quiet()
+        }
+    }
+
+    /// A watchdog that never answers for the analysis.
+    pub fn quiet() -> Self {
+        Watchdog {
+            start: Instant::now(),
+            state: Arc::new(Mutex::new(WatchState {
+                report: None,
+                done: false,
+                doing: None,
+            })),
+            on_deadline: None,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WatchState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts the thread that answers at `deadline` (plus [`WATCHDOG_GRACE`]).
+    fn arm(&self, deadline: Instant) {
+        let Some(on_deadline) = self.on_deadline.clone() else {
+            return;
+        };
+        let state = Arc::clone(&self.state);
+        let start = self.start;
+        std::thread::spawn(move || {
+            let at = deadline + WATCHDOG_GRACE;
+            let now = Instant::now();
+            if at > now {
+                std::thread::sleep(at - now);
+            }
+            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+            if s.done {
+                return;
+            }
+            s.done = true;
+            let report = s.report.take().map(|mut r| {
+                r.stopped = true;
+                r.seconds = start.elapsed().as_secs_f64();
+                r.note = Some(watchdog_note(r.best.is_some(), s.doing));
+                r
+            });
+            on_deadline(report);
+        });
+    }
+
+    /// Replaces the answer the watchdog would give.
+    fn update(&self, f: impl FnOnce(&mut Analysis)) {
+        if let Some(r) = &mut self.lock().report {
+            f(r);
+        }
+    }
+
+    /// Runs `f`, which does `what` before the search starts: if the watchdog answers
+    /// meanwhile, with no move, its note says so.
+    fn during<T>(&self, what: &'static str, f: impl FnOnce() -> T) -> T {
+        self.lock().doing = Some(what);
+        let out = f();
+        self.lock().doing = None;
+        out
+    }
+
+    /// Sets the answer the watchdog would give.
+    fn set(&self, r: Analysis) {
+        self.lock().report = Some(r);
+    }
+
+    /// The analysis answers itself: the watchdog stays quiet (if it has not answered
+    /// already, in which case the front is answering and this waits for it).
+    fn disarm(&self) {
+        self.lock().done = true;
+    }
+}
+
+/// The note of the watchdog's answer: with the last finished iteration's move, or with no
+/// move, saying what the time went to (`doing`, else the search).
+fn watchdog_note(has_move: bool, doing: Option<&str>) -> String {
+    match (has_move, doing) {
+        (true, _) => "answered at the time limit from the last finished iteration: the search \
+                      had not returned (a long relay sowing cannot be interrupted, and a busy \
+                      machine can delay the answer)"
+            .to_string(),
+        (false, Some(what)) => format!(
+            "no move within the time limit: it passed while {what}, before the search started"
+        ),
+        (false, None) => "no move within the time limit: the search had not returned one (a \
+                          long relay sowing, as in generating this position's moves, cannot be \
+                          interrupted, and a busy machine can delay the answer)"
+            .to_string(),
+    }
+}
+
+/// Copies a search result into a report.
+fn fill(report: &mut Analysis, r: &SearchResult) {
+    let within_tables = report.tables_max_seeds > 0
+        && usize::try_from(report.seeds_on_board).is_ok_and(|n| n <= report.tables_max_seeds);
+    report.source = match (r.exact, within_tables) {
+        (true, true) => Source::Tables,
+        (true, false) => Source::Proof,
+        (false, _) => Source::Search,
+    };
+    report.best = r.best.map(|m| m.0);
+    report.score = r.score;
+    report.exact = r.exact;
+    report.bounds = [r.lower, r.upper];
+    report.depth = r.depth;
+    report.pv = move_numbers(&r.pv);
+    report.nodes = r.nodes;
+    report.seconds = r.seconds;
+    report.stopped = r.stopped;
+}
+
+fn best_sized<const W: usize>(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    a: &AnalysisOptions,
+    watchdog: &Watchdog,
+) -> Result<Analysis> {
+    // One deadline for the whole command: the tables built in memory, the search and the
+    // analysis of every move all fit in --time-ms (and --nodes counts them all).
+    let start = Instant::now();
+    let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
+    let p: Position<W> = position(rules, d)?;
+    let seeds = p.seeds_on_board() as usize;
+    // The report, filled in as the command goes; the watchdog prints a copy if the deadline
+    // passes first (as it is here: no move known yet).
+    let n = p.seeds_on_board() as i32;
+    let mut report = Analysis {
+        position: p.to_string(),
+        source: Source::Search,
+        mode: "limited".to_string(),
+        threads: a.engine.threads.unwrap_or(1),
+        repeatable: false,
+        tables_max_seeds: 0,
+        tables_built_ms: None,
+        best: None,
+        score: 0,
+        exact: false,
+        bounds: [-n, n],
+        depth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        stopped: true,
+        moves: None,
+        note: None,
+        side: p.side_to_move(),
+        seeds_on_board: n,
+    };
+    watchdog.set(report.clone());
+    if let Some(d) = deadline {
+        watchdog.arm(d);
+    }
+    // Each layer is read and checked whole: seconds for the largest ones.
+    let mut tables = watchdog.during(
+        "reading the endgame tables (each layer is read and checked whole)",
+        || best_tables(rules, a, seeds),
+    )?;
+    if let Some(report) = from_book(rules, &p, a) {
+        return Ok(report);
+    }
+    // The transposition table is allocated before the small tables: that takes time too.
+    let config = a.engine.config()?;
+    let mut searcher = watchdog.during("allocating the transposition table", || {
+        Searcher::<W>::new(*rules, config)
+    });
+    // Under a time limit the build (about a second, not stopped at once) gets at most half
+    // the time left, and only when that is long enough to finish.
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let small = match left {
+        Some(left) if left < SMALL_LAYERS_MIN_TIME => 0,
+        _ => small_layers(rules, a, seeds, tables.as_deref()),
+    };
+    let mut built_ms = None;
+    if small > 0 {
+        let t0 = Instant::now();
+        let until = Until(left.map(|l| t0 + l / 2));
+        let options = hoyito_tables::BuildOptions::default();
+        let built = with_threads(a.engine.threads, || {
+            hoyito_tables::build_in_memory(rules, small, &options, &until)
+        })?;
+        match built {
+            Ok((t, _)) => {
+                built_ms = Some(t0.elapsed().as_millis() as u64);
+                tables = Some(Arc::new(t));
+            }
+            // Out of time: the search goes on without them.
+            Err(hoyito_tables::TableError::Interrupted { .. }) => {}
+            Err(e) => return Err(e).context("building the small endgame tables in memory"),
+        }
+    }
+    if let Some(t) = &tables {
+        searcher = searcher.with_probe(Box::new(Arc::clone(t)));
+    }
+    let (mut limits, mode) = best_limits(a, &searcher, &p);
+    // The main search's share: all that is left, or half of it when every move is analysed
+    // after it.
+    let share = |left: u64, parts: u64| left / parts.max(1);
+    let parts = if a.all_moves { 2 } else { 1 };
+    // An exact search notices its deadline between steps of its proofs, some tens of
+    // milliseconds apart: the exact searches of the command stop that much earlier.
+    let overhead = match limits.time {
+        Some(time) if limits.is_exact() => EXACT_OVERHEAD.min(time / 10),
+        _ => Duration::ZERO,
+    };
+    if let Some(time) = limits.time {
+        let left = time.saturating_sub(start.elapsed() + overhead);
+        limits.time = Some(Duration::from_micros(share(left.as_micros() as u64, parts)));
+    }
+    limits.nodes = limits.nodes.map(|n| share(n, parts).max(1));
+    report.mode = mode;
+    report.threads = searcher.config().threads;
+    report.repeatable = report.threads == 1 && limits.time.is_none();
+    report.tables_max_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
+    report.tables_built_ms = built_ms;
+    watchdog.set(report.clone());
+    if deadline.is_none() && limits.time.is_some() {
+        // The default time limit.
+        watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
+    }
+    // Each finished iteration is what the watchdog would print (it sets the time itself).
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let r = searcher.search_controlled(&p, &limits, &stop, &|r| {
+        watchdog.update(|w| fill(w, r));
+    });
+    fill(&mut report, &r);
+    watchdog.set(report.clone());
+    let mut nodes_used = r.nodes;
+    let moves = a.all_moves.then(|| {
+        // Each move is searched as deep as the main search got (exactly when it was exact,
+        // see `bounded`), within an even share of the time and nodes left.
+        let children = p.moves(rules);
+        let children = children.children();
+        let command_end = limits.time.map(|_| {
+            deadline.unwrap_or_else(|| start + Duration::from_millis(DEFAULT_TIME_MS)) - overhead
+        });
+        let mut out = Vec::new();
+        for (i, c) in children.iter().enumerate() {
+            if c.ended_game {
+                out.push(MoveScore {
+                    mv: c.mv.0,
+                    score: c.value(0),
+                    exact: true,
+                });
+                continue;
+            }
+            let left = (children.len() - i) as u64;
+            let time = command_end.map(|end| {
+                let rest = end.saturating_duration_since(Instant::now());
+                Duration::from_micros(share(rest.as_micros() as u64, left).max(1))
+            });
+            let nodes = a
+                .nodes
+                .map(|n| share(n.saturating_sub(nodes_used), left).max(1));
+            // Exactly only when the command is exact or a time or node limit bounds it: a
+            // search asked for a depth alone can come out exact (a line that takes every
+            // seed, or the tables), and an exact search of each move with no limit could
+            // then run for hours.
+            let bounded = limits.is_exact() || time.is_some() || nodes.is_some();
+            let child_limits = Limits {
+                time,
+                nodes,
+                ..if r.exact && bounded {
+                    Limits::exact()
+                } else {
+                    Limits::depth(r.depth.saturating_sub(1).max(1))
+                }
+            };
+            // Each child is a new game: the repetition history starts at the child.
+            let cr = searcher.search(&c.position, &child_limits);
+            nodes_used += cr.nodes;
+            out.push(MoveScore {
+                mv: c.mv.0,
+                score: c.value(cr.score),
+                exact: cr.exact,
+            });
+            let done = out.clone();
+            watchdog.update(|w| {
+                w.nodes = nodes_used;
+                w.moves = Some(done);
+            });
+        }
+        out
+    });
+    // All the command searched: with `--all-moves`, the moves' searches too.
+    report.nodes = nodes_used;
+    report.moves = moves;
+    Ok(report)
+}
+
+/// A build [`Progress`](hoyito_tables::Progress) that stops at a deadline (none: never).
+struct Until(Option<Instant>);
+
+impl hoyito_tables::Progress for Until {
+    fn stopped(&self) -> bool {
+        self.0.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The answer of the opening book, when it holds `p` and `best` was given no limit (or
+/// `--exact`), no `--all-moves` and no `--no-book`.
+fn from_book<const W: usize>(
+    rules: &Rules,
+    p: &Position<W>,
+    a: &AnalysisOptions,
+) -> Option<Analysis> {
+    let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
+    if a.no_book || a.all_moves || limited {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    let e = crate::book::lookup(rules, p)?;
+    Some(Analysis {
+        position: p.to_string(),
+        source: Source::Book,
+        mode: format!(
+            "opening book: proven, certificate {} (solve check-proof)",
+            e.certificate
+        ),
+        threads: 1,
+        repeatable: true,
+        tables_max_seeds: 0,
+        tables_built_ms: None,
+        best: e.best,
+        score: e.value,
+        exact: true,
+        bounds: [e.value, e.value],
+        depth: 0,
+        pv: e.best.into_iter().collect(),
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        stopped: false,
+        moves: None,
+        note: None,
+        side: p.side_to_move(),
+        seeds_on_board: p.seeds_on_board() as i32,
+    })
+}
+
