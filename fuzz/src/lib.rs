@@ -4,8 +4,8 @@
 //! libFuzzer), and the stable test `solver/tests/fuzz_corpus.rs`, which includes this file
 //! with `#[path]` and replays every committed corpus file through it under
 //! `cargo test --workspace`. This file therefore uses only `std`, `hoyito_rules`,
-//! `hoyito_tables`, `hoyito_check` (dependencies of the solver crate) and `hoyito_solver`
-//! (the solver crate's own library), and every check is an `assert!`: a failed check is a
+//! `hoyito_tables`, `hoyito_check` (dev-dependencies of the solver crate) and `hoyito` (the
+//! library the solver is a front of), and every check is an `assert!`: a failed check is a
 //! crash to the fuzzer and a failed test on stable.
 
 use std::path::{Path, PathBuf};
@@ -727,7 +727,7 @@ pub fn engine_protocol(data: &[u8]) {
         kept.push_str(line);
         kept.push('\n');
     }
-    let result = hoyito_solver::cmd::engine::serve_input(&mut kept.as_bytes());
+    let result = hoyito::protocol::serve(&mut kept.as_bytes(), std::io::sink());
     assert!(result.is_ok(), "{result:?}");
 }
 

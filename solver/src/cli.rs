@@ -4,12 +4,11 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use hoyito_rules::{CaptureSide, LastFour, Variant};
-use hoyito_search::{Eval, ExactMethod, Explore, TableKind};
-use hoyito_tables::Method;
+use hoyito::{CaptureSide, LastFour, Variant};
+use hoyito::search::{Eval, ExactMethod, Explore, TableKind};
+use hoyito::tables::Method;
 
-/// Where tables live unless `--dir` says otherwise (ignored by git).
-pub const DEFAULT_TABLES_DIR: &str = "data/tables";
+use hoyito::DEFAULT_TABLES_DIR;
 
 /// Analyse and solve Hoyito II and Hoyito III (Dominican mancala).
 ///
@@ -66,11 +65,11 @@ pub struct RuleArgs {
 
 /// Parses a rule option with the library's own message on error (the library accepts
 /// several spellings, e.g. `S`, `s` and `south`).
-fn parse_option<T: std::str::FromStr<Err = hoyito_rules::RulesError>>(
+fn parse_option<T: std::str::FromStr<Err = hoyito::rules::RulesError>>(
     s: &str,
 ) -> Result<T, String> {
     s.parse()
-        .map_err(|e: hoyito_rules::RulesError| e.to_string())
+        .map_err(|e: hoyito::rules::RulesError| e.to_string())
 }
 
 /// The subcommands.
@@ -217,16 +216,6 @@ pub enum ExploreArg {
     Breadth,
 }
 
-impl ExploreArg {
-    /// The name on the command line, for reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            ExploreArg::Focused => "focused",
-            ExploreArg::Breadth => "breadth",
-        }
-    }
-}
-
 impl From<ExploreArg> for Explore {
     fn from(e: ExploreArg) -> Self {
         match e {
@@ -369,7 +358,7 @@ pub struct ProveArgs {
     /// In focused proofs, the positions a capture's own proof may explore the first time it
     /// is tried (four times as many each time after) before it is given up for other ways
     /// meanwhile; what it decided is kept. The values are the same whatever the cap.
-    #[arg(long = "capture-cap", value_name = "POSITIONS", default_value_t = hoyito_search::Prove::<2>::DEFAULT_CAPTURE_CAP, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long = "capture-cap", value_name = "POSITIONS", default_value_t = hoyito::search::Prove::<2>::DEFAULT_CAPTURE_CAP, value_parser = clap::value_parser!(u64).range(1..))]
     pub capture_cap: u64,
 }
 

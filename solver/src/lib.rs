@@ -1,14 +1,10 @@
-//! The commands of the `solve` program, as a library: the binary (`src/main.rs`) parses the
-//! command line and dispatches here, and the fuzz targets (`fuzz/`) drive the engine protocol
-//! in process.
-//!
-//! The modules form a tree: `cli` (clap types only), `common` (helpers: rules and
-//! positions from the command line, printing, thread pools, tables), `book` (the opening
-//! book) and `client` (a program that speaks the engine protocol) at the bottom, and the
-//! command modules of `cmd` above them.
+//! The `solve` command, as a library: the binary (`src/main.rs`) parses the command line and
+//! dispatches here. Every command is a thin front over the `hoyito` library: `cli` holds the
+//! clap types, `options` turns them into the library's options, `common` the helpers
+//! (rules and positions from the command line, printing, limits, Ctrl-C), and the modules
+//! of `cmd` call the library and print its reports.
 
-pub mod book;
 pub mod cli;
-pub mod client;
 pub mod cmd;
 pub mod common;
+pub mod options;

@@ -212,7 +212,7 @@ fn a_run_resumes_from_its_state() {
 /// `--memory-reserve`; a reserve of all the machine's memory is refused.
 #[test]
 fn a_run_stops_cleanly_when_memory_runs_low() {
-    let Some(total_mib) = hoyito_solver::common::total_mib() else {
+    let Some(total_mib) = hoyito::setup::total_mib() else {
         return; // not Linux: no guard to test
     };
     // The start of 2x6 without tables: far more than the moment before the guard stops it.

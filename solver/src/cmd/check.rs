@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
-use hoyito_check::{check_file, Kind};
+use hoyito::check::{check_file, Kind};
 use serde::Serialize;
 
 use crate::cli::CheckProofArgs;

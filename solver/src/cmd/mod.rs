@@ -1,6 +1,6 @@
-//! The commands, one module a group. Each reads its arguments from `cli`, uses the helpers of
-//! `common`, calls the libraries and prints one report type through `common::emit`; no
-//! command module imports another.
+//! The commands, one module a group. Each reads its arguments from `cli`, turns them into
+//! the library's options (`options`), calls the library and prints its report through
+//! `common::emit`; no command module imports another.
 
 pub mod check;
 pub mod engine;
