@@ -156,8 +156,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// Reads the successors gathered by [`Ctx::gather`]: one application of the bound
-    /// operator (see the project's `docs/tables.md`). Returns the new bounds, marked final
-    /// when they cannot rise any more: every quiet successor was final when read (exits never change),
+    /// operator (see `docs/tables.md`). Returns the new bounds, marked final when they
+    /// cannot rise any more: every quiet successor was final when read (exits never change),
     /// or a bound is the largest the layer allows. Unless the new bounds are final,
     /// `open_move` receives the index of every quiet successor that was not final and whose
     /// rises could still change them (the moves a sweep writes to the scratch files).
