@@ -28,7 +28,7 @@ for line in open("data/conformance/endless.jsonl"):
         if key in r:
             flags += [flag, str(r[key])]
     cases.append((flags, r["position"]))
-# Move 3 walks 165 million laps before its board repeats (README, fuzzing).
+# Move 3 walks 165 million laps before its board repeats (docs/robustness.md).
 cases.append((["--variant", "hoyito3", "--seeds", "8", "--last-four", "S", "--capture-side",
                "opponent"], "1,0,1,0,2,1/52,7,21,1,3,4 N"))
 

@@ -69,7 +69,7 @@
 //! each on the strength of bits already set, so parallel and stale reads never ground too
 //! much; a sweep that sets nothing saw the final bits everywhere, and the rounds stop when
 //! every count that reached zero has been passed on, so the set is closed. Figures per
-//! layer are in the project's `README.md`.
+//! layer are in the project's `docs/benchmarks.md`.
 
 use std::fmt;
 use std::ops::Range;

@@ -1,4 +1,4 @@
-//! Building layers: the bound iteration of the crate documentation, driven layer by layer.
+//! Building layers: the bound iteration of the project's `docs/tables.md`, driven layer by layer.
 //!
 //! A layer is swept ([`sweep`]) until nothing changes, or, with rounds, until the sweep that
 //! writes its moves reversed to scratch files ([`scratch`]); rounds ([`rounds`]) then
@@ -151,7 +151,8 @@ const MOVE_BUFFER: u64 = 1 << 16;
 /// themselves, 8 bytes each. Without rounds, three bitmaps of blocks only. To that sum it
 /// adds a tenth, and 16 MiB for the program itself and the long-sowing cache of the rules
 /// crate (process-wide, at most about 200 MB, far less in these builds). Against the peak resident memory measured by
-/// `solve tables build` (Hoyito II, 2x6): see the README's section "Robustness".
+/// `solve tables build` (Hoyito II, 2x6): see the project's `docs/robustness.md` ("Faults
+/// during long work").
 pub fn layer_memory(
     count: u64,
     lower_bytes: u64,

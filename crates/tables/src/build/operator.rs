@@ -1,4 +1,4 @@
-//! The bound operator of the crate documentation, applied to one position in two halves
+//! The bound operator of the project's `docs/tables.md`, applied to one position in two halves
 //! ([`Ctx::gather`] generates its moves and prefetches its successors, [`Ctx::resolve`]
 //! reads them), and the walks that apply it over ranges of a layer for sweeps and rounds.
 
@@ -156,7 +156,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Reads the successors gathered by [`Ctx::gather`]: one application of the bound
-    /// operator (see the crate documentation). Returns the new bounds, marked final when they
+    /// operator (see `docs/tables.md`). Returns the new bounds, marked final when they
     /// cannot rise any more: every quiet successor was final when read (exits never change),
     /// or a bound is the largest the layer allows. Unless the new bounds are final,
     /// `open_move` receives the index of every quiet successor that was not final and whose
