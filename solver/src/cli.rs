@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use hoyito::{CaptureSide, LastFour, Variant};
 use hoyito::search::{Eval, ExactMethod, Explore, TableKind};
 use hoyito::tables::Method;
+use hoyito::{CaptureSide, LastFour, Variant};
 
 use hoyito::DEFAULT_TABLES_DIR;
 
@@ -129,6 +129,15 @@ pub enum Command {
     /// when the certificate is rejected.
     #[command(name = "check-proof")]
     CheckProof(CheckProofArgs),
+    /// Print a shell completion script for bash, zsh, fish, elvish or powershell, e.g.
+    /// `solve completions bash > ~/.local/share/bash-completion/completions/solve`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `solve man > solve.1; man ./solve.1`.
+    Man,
 }
 
 /// An optional position, the argument of `show`, `moves`, `perft` and `best`.

@@ -162,7 +162,9 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Record(_)
         | Command::Replay(_)
         | Command::Engine
-        | Command::CheckProof(_) => Ok(()),
+        | Command::CheckProof(_)
+        | Command::Completions { .. }
+        | Command::Man => Ok(()),
     }
 }
 
@@ -205,4 +207,3 @@ pub fn stop_flag() -> Arc<AtomicBool> {
     })
     .clone()
 }
-

@@ -1,11 +1,11 @@
-//! `solve`: the command-line program over the Hoyito libraries. It parses, calls the
-//! libraries and prints; the logic lives in the crates, the commands in this package's
+//! `solve`: the command-line program over the `hoyito` library. It parses, calls the
+//! library and prints; the logic lives in the library, the commands in this package's
 //! library (`hoyito_solver`), and `main` dispatches to them.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Parser;
+use clap::{CommandFactory as _, Parser};
 
 use hoyito_solver::cli::{Cli, Command};
 use hoyito_solver::{cmd, common};
@@ -31,6 +31,13 @@ fn run(cli: Cli) -> Result<()> {
         Command::Replay(a) => cmd::record::replay(json, a),
         Command::Engine => cmd::engine::run(),
         Command::Review(a) => cmd::review::run(json, a),
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut Cli::command(), "solve", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map_err(Into::into),
     }
 }
 

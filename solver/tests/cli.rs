@@ -261,3 +261,28 @@ fn hoyito2_plays_with_a_fixed_last_four_award() {
     let v = json(&["perft", "--depth", "4", "--last-four", "N"]);
     assert_eq!(v["nodes"], 819);
 }
+
+#[test]
+fn completions_and_the_manual_are_made_from_the_command_line_definition() {
+    let out = solve(&["completions", "bash"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Every subcommand and a flag of one are offered.
+    for word in ["best", "prove", "check-proof", "tables", "--all-moves"] {
+        assert!(text.contains(word), "bash completion lacks {word}");
+    }
+    let out = solve(&["completions", "fish"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("complete -c solve"));
+    let out = solve(&["man"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(".ie") || text.contains(".TH solve"),
+        "{text}"
+    );
+    assert!(text.contains("check\\-proof"));
+    fails(&["completions", "tcsh"], "tcsh");
+}

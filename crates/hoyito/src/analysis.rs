@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Move, Position, Rules, Side};
-use hoyito_search::{Config, Eval, ExactMethod, Explore, Limits, SearchResult, Searcher, TableKind};
+use hoyito_search::{
+    Config, Eval, ExactMethod, Explore, Limits, SearchResult, Searcher, TableKind,
+};
 use hoyito_tables::Tables;
 use serde::Serialize;
 
@@ -66,7 +68,10 @@ impl EngineOptions {
     pub fn config(&self) -> Result<Config> {
         let threads = search_threads(self.threads)?;
         if self.hash_mb == 0 || self.hash_mb > crate::setup::MAX_HASH_MB {
-            bail!("--hash-mb must be between 1 and {}", crate::setup::MAX_HASH_MB);
+            bail!(
+                "--hash-mb must be between 1 and {}",
+                crate::setup::MAX_HASH_MB
+            );
         }
         Ok(Config {
             threads,
@@ -278,7 +283,12 @@ fn best_tables(rules: &Rules, a: &AnalysisOptions, seeds: usize) -> Result<Optio
 /// below the position's small layers (up to [`SMALL_LAYERS`] seeds). Building them takes
 /// about a second; solving their components on the fly in the search takes twice that and
 /// twenty times the memory.
-fn small_layers(rules: &Rules, a: &AnalysisOptions, seeds: usize, tables: Option<&Tables>) -> usize {
+fn small_layers(
+    rules: &Rules,
+    a: &AnalysisOptions,
+    seeds: usize,
+    tables: Option<&Tables>,
+) -> usize {
     let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
     let exact = a.exact || (!limited && seeds <= SMALL_LAYERS);
     let want = SMALL_LAYERS.min(seeds);
@@ -736,4 +746,3 @@ fn from_book<const W: usize>(
         seeds_on_board: p.seeds_on_board() as i32,
     })
 }
-

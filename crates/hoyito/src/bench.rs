@@ -251,4 +251,3 @@ fn bench_sized<const W: usize>(
         max_seconds: a.exact.then(|| times.last().copied().unwrap_or(0.0)),
     })
 }
-

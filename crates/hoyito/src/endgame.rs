@@ -342,7 +342,13 @@ pub fn verify_layer(
     let t0 = Instant::now();
     let (checked, bad) = tables.verify_layer(seeds, samples);
     let search = if search > 0 {
-        Some(search_check(rules, dir, tables, seeds, (search, search_ms))?)
+        Some(search_check(
+            rules,
+            dir,
+            tables,
+            seeds,
+            (search, search_ms),
+        )?)
     } else {
         None
     };

@@ -53,13 +53,19 @@ pub use hoyito_rules::{
 };
 pub use setup::DEFAULT_TABLES_DIR;
 
+/// The library's error: a message with its chain of causes, each said once (`{:#}` prints
+/// them joined by `: `).
+pub use anyhow::Error;
+/// A result with the library's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The independent checker of certificates.
+pub use hoyito_check as check;
 /// The rules crate whole: sowing, notation, records, perft.
 pub use hoyito_rules as rules;
 /// The search crate: alpha-beta, exact mode, the prover and certificates.
 pub use hoyito_search as search;
-/// The endgame tables crate: build, store, probe, verify.
-pub use hoyito_tables as tables;
-/// The independent checker of certificates.
-pub use hoyito_check as check;
 /// Match statistics: Elo, SPRT.
 pub use hoyito_stats as stats;
+/// The endgame tables crate: build, store, probe, verify.
+pub use hoyito_tables as tables;

@@ -161,7 +161,9 @@ fn serve_sized<const W: usize>(settings: &mut Settings, input: &mut impl BufRead
     let (thread, watchdog) = match thread {
         Ok(t) => t,
         Err(e) => {
-            settings.out.error(&format!("cannot start the search threads: {e}"));
+            settings
+                .out
+                .error(&format!("cannot start the search threads: {e}"));
             watch.quit();
             return Next::Quit;
         }
@@ -222,7 +224,8 @@ impl<const W: usize> Engine<W> {
             "isready" | "stop" | "quit" | "d" | "moves" | "hoyito" | "uci"
         );
         if self.busy() && !read_only {
-            self.out.error(&format!("'{head}' while searching: send stop first"));
+            self.out
+                .error(&format!("'{head}' while searching: send stop first"));
             return None;
         }
         match head {
@@ -386,7 +389,8 @@ impl<const W: usize> Engine<W> {
                     settings.rules = rules;
                     settings.start = start;
                     self.stale = true;
-                    self.out.say("info string rules changed: the position is the start");
+                    self.out
+                        .say("info string rules changed: the position is the start");
                     if resize {
                         return Some(Next::Resize);
                     }

@@ -165,11 +165,7 @@ impl fmt::Display for ReplayReport {
 pub fn replay(record: &Record, game: usize, ply: Option<usize>) -> Result<ReplayReport> {
     if let Some(n) = ply {
         if n > record.plies.len() {
-            bail!(
-                "--ply {n}: game {} has {} plies",
-                game,
-                record.plies.len()
-            );
+            bail!("--ply {n}: game {} has {} plies", game, record.plies.len());
         }
     }
     dispatch!(record.rules, replay_sized(record, game, ply))
@@ -216,8 +212,7 @@ fn replay_sized<const W: usize>(
             drawing: draw_marked(&after, &marks, false),
         });
     }
-    let shown = ply
-        .map_or(positions[positions.len() - 1], |n| positions[n]);
+    let shown = ply.map_or(positions[positions.len() - 1], |n| positions[n]);
     Ok(ReplayReport {
         game: number,
         rules: RulesReport::of(&rules),

@@ -430,4 +430,3 @@ fn south_values(plies: &[PlyReview]) -> Vec<i32> {
         .map(|p| if p.side == "South" { p.value } else { -p.value })
         .collect()
 }
-

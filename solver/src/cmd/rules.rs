@@ -29,5 +29,8 @@ pub fn apply(rules_args: &RuleArgs, json: bool, a: &ApplyArgs) -> Result<()> {
 /// `solve perft`.
 pub fn perft(rules_args: &RuleArgs, json: bool, a: &PerftArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
-    emit(&inspect::perft(&rules, d.as_ref(), a.depth, a.threads)?, json)
+    emit(
+        &inspect::perft(&rules, d.as_ref(), a.depth, a.threads)?,
+        json,
+    )
 }

@@ -507,4 +507,3 @@ fn verify_full(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<
     }
     Ok(())
 }
-
