@@ -12,7 +12,7 @@ use hoyito::setup::{check_cache, check_hash, check_reserve, check_threads};
 use hoyito::{Diagram, Rules};
 use serde::Serialize;
 
-use crate::cli::{Cli, Command, EngineArgs, RuleArgs, TablesCommand};
+use crate::cli::{Cli, Command, EngineArgs, MatchArgs, RuleArgs, TablesCommand};
 
 /// Prints a command's report: its `Display` form for a person, or its fields as one JSON
 /// object on one line with `--json` (keys in alphabetical order, as `serde_json` orders a
@@ -98,8 +98,26 @@ fn at_least_one(flag: &str, value: Option<u64>) -> Result<()> {
     Ok(())
 }
 
+/// Checks the limits of `solve match`: both players' transposition tables of every game
+/// played at once must fit.
+fn check_match(a: &MatchArgs) -> Result<()> {
+    check_threads(a.threads)?;
+    at_least_one("--pairs", a.pairs.map(|n| n as u64))?;
+    at_least_one("--time-ms", a.time_ms)?;
+    at_least_one("--depth", a.depth.map(u64::from))?;
+    at_least_one("--a-depth", a.a_depth.map(u64::from))?;
+    at_least_one("--b-depth", a.b_depth.map(u64::from))?;
+    at_least_one("--max-plies", Some(a.max_plies as u64))?;
+    // Each game played at once has two players, each with its own table.
+    let at_once = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(a.pairs.unwrap_or(20).max(1));
+    check_hash(a.hash_mb, 2 * at_once)
+}
+
 /// Checks the limits of a command line before any work starts: thread counts within
-/// [`MAX_THREADS`], transposition tables within the machine's memory, and counts that must
+/// [`MAX_THREADS`](hoyito::setup::MAX_THREADS), transposition tables within the machine's memory, and counts that must
 /// be positive. The commands check the rest (positions, moves, tables) as they read them.
 pub fn check_limits(cli: &Cli) -> Result<()> {
     progress_every()?;
@@ -121,21 +139,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
             at_least_one("--depth", a.depth.map(u64::from))?;
             at_least_one("--fingerprint-depth", a.fingerprint_depth.map(u64::from))
         }
-        Command::Match(a) => {
-            check_threads(a.threads)?;
-            at_least_one("--pairs", a.pairs.map(|n| n as u64))?;
-            at_least_one("--time-ms", a.time_ms)?;
-            at_least_one("--depth", a.depth.map(u64::from))?;
-            at_least_one("--a-depth", a.a_depth.map(u64::from))?;
-            at_least_one("--b-depth", a.b_depth.map(u64::from))?;
-            at_least_one("--max-plies", Some(a.max_plies as u64))?;
-            // Each game played at once has two players, each with its own table.
-            let at_once = a
-                .threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                .min(a.pairs.unwrap_or(20).max(1));
-            check_hash(a.hash_mb, 2 * at_once)
-        }
+        Command::Match(a) => check_match(a),
         Command::Tables(t) => match &t.command {
             TablesCommand::Build(b) => {
                 check_threads(b.threads)?;

@@ -13,7 +13,7 @@
 //! - [`proof`]: resumable proof runs that write certificates, and their check.
 //! - [`play`]: play sessions (a game, its players, undo and redo, hints) and engine
 //!   players by level.
-//! - [`matches`]: matches between players (in-process, or programs that speak the
+//! - [`matches`](mod@matches): matches between players (in-process, or programs that speak the
 //!   protocol), from openings, with adjudication by the tables, Elo and SPRT.
 //! - [`review`]: a recorded game valued ply by ply, with the data of its value graph.
 //! - [`protocol`]: the engine protocol (data/PROTOCOL.md) served over any reader and

@@ -54,28 +54,54 @@ fn class_colour(class: &str) -> &'static str {
     }
 }
 
+/// Margins and plot height of the SVG value graph, in pixels.
+const LEFT: f64 = 48.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 44.0;
+const PLOT: f64 = 200.0;
+const BOTTOM: f64 = 56.0;
+
+/// The geometry of the value graph: `n` plies, values up to `top` seeds either way.
+struct Plot {
+    n: usize,
+    top: i32,
+    step: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Plot {
+    fn new(values: &[i32]) -> Self {
+        let n = values.len();
+        // Columns of 4 to 16 pixels, about 640 in all, and room for the legend.
+        let columns = n.max(1) as f64;
+        let plot_width = ((640.0 / columns).clamp(4.0, 16.0) * columns).max(480.0);
+        Plot {
+            n,
+            top: values.iter().map(|v| v.abs()).max().unwrap_or(0).max(1),
+            step: plot_width / columns,
+            width: LEFT + plot_width + RIGHT,
+            height: TOP + PLOT + BOTTOM,
+        }
+    }
+
+    fn x(&self, i: usize) -> f64 {
+        LEFT + self.step * (i as f64 + 0.5)
+    }
+
+    fn y(&self, v: i32) -> f64 {
+        TOP + PLOT / 2.0 - v as f64 / self.top as f64 * (PLOT / 2.0)
+    }
+}
+
 /// The value graph as an SVG document: the value for South before each ply, joined by a
 /// line; one `circle` of class `ply` a ply, filled where the values were proven and hollow
 /// where heuristic, coloured by the move's class, with a tooltip; the zero line, the scale
 /// and a legend.
 fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
-    const LEFT: f64 = 48.0;
-    const RIGHT: f64 = 16.0;
-    const TOP: f64 = 44.0;
-    const PLOT: f64 = 200.0;
-    const BOTTOM: f64 = 56.0;
-    let plies = report.plies();
     let values = report.south_values();
-    let n = values.len();
-    // Columns of 4 to 16 pixels, about 640 in all, and room for the legend.
-    let columns = n.max(1) as f64;
-    let plot_width = ((640.0 / columns).clamp(4.0, 16.0) * columns).max(480.0);
-    let step = plot_width / columns;
-    let width = LEFT + plot_width + RIGHT;
-    let height = TOP + PLOT + BOTTOM;
-    let top = values.iter().map(|v| v.abs()).max().unwrap_or(0).max(1);
-    let x = |i: usize| LEFT + step * (i as f64 + 0.5);
-    let y = |v: i32| TOP + PLOT / 2.0 - v as f64 / top as f64 * (PLOT / 2.0);
+    let g = Plot::new(&values);
+    let (width, height) = (g.width, g.height);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -103,8 +129,16 @@ fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
         s,
         "<text x=\"{LEFT}\" y=\"34\">value for South before each ply, in seeds</text>"
     );
-    // The frame, the zero line and the scale.
-    let (left, right) = (LEFT, width - RIGHT);
+    svg_axes(&mut s, &g);
+    svg_points(&mut s, &g, report, &values);
+    svg_legend(&mut s);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The frame, the zero line, the scale and the ply numbers of the value graph.
+fn svg_axes(s: &mut String, g: &Plot) {
+    let (left, right, top) = (LEFT, g.width - RIGHT, g.top);
     let _ = writeln!(
         s,
         "<rect x=\"{left}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{PLOT}\" fill=\"none\" stroke=\"#999999\"/>",
@@ -113,7 +147,7 @@ fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
     let _ = writeln!(
         s,
         "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right:.1}\" y2=\"{0:.1}\" stroke=\"#999999\" stroke-dasharray=\"4 3\"/>",
-        y(0)
+        g.y(0)
     );
     for (v, label) in [
         (top, format!("{top:+}")),
@@ -124,26 +158,30 @@ fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
             s,
             "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
             LEFT - 6.0,
-            y(v) + 4.0
+            g.y(v) + 4.0
         );
     }
     // Ply numbers along the bottom: the first, every tenth, the last.
-    for i in 0..n {
+    for i in 0..g.n {
         let ply = i + 1;
-        if ply == 1 || ply % 10 == 0 || ply == n {
+        if ply == 1 || ply % 10 == 0 || ply == g.n {
             let _ = writeln!(
                 s,
                 "<text x=\"{:.1}\" y=\"{:.0}\" text-anchor=\"middle\">{ply}</text>",
-                x(i),
+                g.x(i),
                 TOP + PLOT + 14.0
             );
         }
     }
-    if n > 0 {
+}
+
+/// The line through the values and one point a ply, with its tooltip.
+fn svg_points(s: &mut String, g: &Plot, report: &ReviewReport, values: &[i32]) {
+    if g.n > 0 {
         let points: Vec<String> = values
             .iter()
             .enumerate()
-            .map(|(i, &v)| format!("{:.1},{:.1}", x(i), y(v)))
+            .map(|(i, &v)| format!("{:.1},{:.1}", g.x(i), g.y(v)))
             .collect();
         let _ = writeln!(
             s,
@@ -151,7 +189,7 @@ fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
             points.join(" ")
         );
     }
-    for (i, (p, &v)) in plies.iter().zip(&values).enumerate() {
+    for (i, (p, &v)) in report.plies().iter().zip(values).enumerate() {
         let colour = class_colour(p.class);
         let (fill, proof) = if p.exact {
             (colour, "exact")
@@ -165,15 +203,18 @@ fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
              stroke=\"{colour}\" stroke-width=\"1.5\"><title>ply {} {}: {v:+} for South before it; \
              {} (lost {}), {proof}</title></circle>",
             p.class,
-            x(i),
-            y(v),
+            g.x(i),
+            g.y(v),
             p.ply,
             escape(&p.token),
             p.class,
             p.lost
         );
     }
-    // The legend.
+}
+
+/// The legend: the classes' colours, and what a hollow point means.
+fn svg_legend(s: &mut String) {
     let ly = TOP + PLOT + 36.0;
     let mut lx = LEFT;
     for (label, colour, fill) in [
@@ -200,6 +241,4 @@ fn svg_graph(record: &Record, a: &ReviewArgs, report: &ReviewReport) -> String {
         );
         lx += 12.0 + 7.0 * label.len() as f64 + 14.0;
     }
-    s.push_str("</svg>\n");
-    s
 }

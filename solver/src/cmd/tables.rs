@@ -239,41 +239,7 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
     }
     let t0 = Instant::now();
     #[cfg(not(feature = "mpi"))]
-    if a.checkpoint_every.is_some() {
-        bail!(
-            "--checkpoint-every applies to a build over MPI (the `mpi` feature); a build of one \
-             process resumes at the first layer not written"
-        );
-    }
-    #[cfg(not(feature = "mpi"))]
-    for (flag, given) in [
-        ("--copy-whole-from", a.copy_whole_from.is_some()),
-        ("--answer-step-kib", a.answer_step_kib.is_some()),
-    ] {
-        if given {
-            bail!("{flag} applies to a build over MPI (the `mpi` feature)");
-        }
-    }
-    #[cfg(not(feature = "mpi"))]
-    let report = {
-        use hoyito::setup::available_mib;
-        let bars = Bars::new(a.quiet, json, dir)?.stopping();
-        // The flag and what the machine has available now, the smaller (none where unknown).
-        let max_memory = [a.max_memory, available_mib()]
-            .into_iter()
-            .flatten()
-            .min()
-            .map(|mib| mib << 20);
-        let options = hoyito::tables::BuildOptions {
-            method: a.method(),
-            max_memory,
-        };
-        with_threads(a.threads, || {
-            hoyito::tables::build_with(dir, rules, a.max_seeds, &options, &bars)
-        })?
-        .with_context(|| format!("building tables in {}", dir.display()))?;
-        true
-    };
+    let report = build_here(rules, dir, json, a)?;
     #[cfg(feature = "mpi")]
     let report = build_mpi(rules, dir, json, a)?;
     // The layers have been reported as they were done; a person also gets the total.
@@ -287,6 +253,42 @@ fn build(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `solve tables build` in this process: the layers built on its threads, each reported as
+/// it is done. Returns whether this process reports (it does).
+#[cfg(not(feature = "mpi"))]
+fn build_here(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<bool> {
+    if a.checkpoint_every.is_some() {
+        bail!(
+            "--checkpoint-every applies to a build over MPI (the `mpi` feature); a build of one \
+             process resumes at the first layer not written"
+        );
+    }
+    for (flag, given) in [
+        ("--copy-whole-from", a.copy_whole_from.is_some()),
+        ("--answer-step-kib", a.answer_step_kib.is_some()),
+    ] {
+        if given {
+            bail!("{flag} applies to a build over MPI (the `mpi` feature)");
+        }
+    }
+    let bars = Bars::new(a.quiet, json, dir)?.stopping();
+    // The flag and what the machine has available now, the smaller (none where unknown).
+    let max_memory = [a.max_memory, hoyito::setup::available_mib()]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(|mib| mib << 20);
+    let options = hoyito::tables::BuildOptions {
+        method: a.method(),
+        max_memory,
+    };
+    with_threads(a.threads, || {
+        hoyito::tables::build_with(dir, rules, a.max_seeds, &options, &bars)
+    })?
+    .with_context(|| format!("building tables in {}", dir.display()))?;
+    Ok(true)
 }
 
 /// `solve tables build` over the processes that `mpirun` started (the `mpi` feature): each
@@ -327,18 +329,7 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
         method: a.method(),
         max_memory: None,
     };
-    let defaults = hoyito::tables::MpiOptions::default();
-    let mpi = hoyito::tables::MpiOptions {
-        checkpoint_every: a
-            .checkpoint_every
-            .map_or(defaults.checkpoint_every, std::time::Duration::from_secs),
-        copy_whole_from: a.copy_whole_from.unwrap_or(defaults.copy_whole_from),
-        answer_step: match a.answer_step_kib {
-            Some(0) => bail!("--answer-step-kib must be at least 1"),
-            Some(k) => usize::try_from(k.saturating_mul(1024)).unwrap_or(usize::MAX),
-            None => defaults.answer_step,
-        },
-    };
+    let mpi = mpi_options(a)?;
     match hoyito::tables::build_distributed(
         &world,
         dir,
@@ -350,30 +341,7 @@ fn build_mpi(rules: &Rules, dir: &Path, json: bool, a: &BuildArgs) -> Result<boo
     ) {
         Ok(layers) => {
             if rank == 0 && !a.quiet && !json {
-                for (s, x) in layers.iter().filter(|(_, x)| x.sweeps > 0) {
-                    let rounds = if x.rounds > 0 {
-                        format!(", {} changes sent in {} rounds", x.updates, x.rounds)
-                    } else {
-                        String::new()
-                    };
-                    eprintln!(
-                        "layer {:2}: {} processes, {} indices asked of other processes, {} bytes answered in each of {} sweeps{rounds}: {} bytes sent in all ({:.2} a position); the slowest process exchanged for {:.1} s and waited for the others {:.1} s{}",
-                        x.seeds,
-                        size,
-                        x.requested,
-                        x.answered_per_sweep,
-                        x.sweeps,
-                        x.bytes_sent(),
-                        x.bytes_sent() as f64 / s.positions.max(1) as f64,
-                        x.exchange_seconds,
-                        x.wait_seconds,
-                        if x.resumed_at > 0 {
-                            format!(" (resumed from the checkpoints of step {})", x.resumed_at)
-                        } else {
-                            String::new()
-                        }
-                    );
-                }
+                report_exchanges(&layers, size);
             }
             Ok(rank == 0)
         }
@@ -506,4 +474,50 @@ fn verify_full(rules: &Rules, dir: &Path, json: bool, a: &VerifyArgs) -> Result<
         );
     }
     Ok(())
+}
+
+/// The options of a build over MPI that its flags give.
+#[cfg(feature = "mpi")]
+fn mpi_options(a: &BuildArgs) -> Result<hoyito::tables::MpiOptions> {
+    let defaults = hoyito::tables::MpiOptions::default();
+    Ok(hoyito::tables::MpiOptions {
+        checkpoint_every: a
+            .checkpoint_every
+            .map_or(defaults.checkpoint_every, std::time::Duration::from_secs),
+        copy_whole_from: a.copy_whole_from.unwrap_or(defaults.copy_whole_from),
+        answer_step: match a.answer_step_kib {
+            Some(0) => bail!("--answer-step-kib must be at least 1"),
+            Some(k) => usize::try_from(k.saturating_mul(1024)).unwrap_or(usize::MAX),
+            None => defaults.answer_step,
+        },
+    })
+}
+
+/// What each process exchanged in a build over MPI, a line a layer swept, on stderr.
+#[cfg(feature = "mpi")]
+fn report_exchanges(layers: &[(LayerStats, hoyito::tables::ExchangeStats)], size: i32) {
+    for (s, x) in layers.iter().filter(|(_, x)| x.sweeps > 0) {
+        let rounds = if x.rounds > 0 {
+            format!(", {} changes sent in {} rounds", x.updates, x.rounds)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "layer {:2}: {} processes, {} indices asked of other processes, {} bytes answered in each of {} sweeps{rounds}: {} bytes sent in all ({:.2} a position); the slowest process exchanged for {:.1} s and waited for the others {:.1} s{}",
+            x.seeds,
+            size,
+            x.requested,
+            x.answered_per_sweep,
+            x.sweeps,
+            x.bytes_sent(),
+            x.bytes_sent() as f64 / s.positions.max(1) as f64,
+            x.exchange_seconds,
+            x.wait_seconds,
+            if x.resumed_at > 0 {
+                format!(" (resumed from the checkpoints of step {})", x.resumed_at)
+            } else {
+                String::new()
+            }
+        );
+    }
 }

@@ -14,7 +14,7 @@ use crate::setup::Rng;
 /// How strong the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strength {
-    /// A level, 1 to 5 (see [`Engine::level_limits`]).
+    /// A level, 1 to 5 (see `Engine::level_limits`).
     Level(u8),
     /// A fixed search depth.
     Depth(u32),
