@@ -1,5 +1,6 @@
-//! A game against the engine: the person's moves come from the command line (hole numbers,
-//! South), the engine (North) answers each with its best move at a depth.
+//! A game against the engine: South's moves come from the command line (hole numbers; once
+//! they run out, South plays its first legal move), and the engine (North) answers each
+//! with its best move at depth 6, to the end of the game.
 //!
 //! `cargo run -p hoyito --example play_engine -- 3 1 6`
 
@@ -21,7 +22,10 @@ fn main() -> hoyito::Result<()> {
         let mv = if p.side_to_move() == Side::South {
             match mine.next() {
                 Some(m) => Move(m?),
-                None => break,
+                None => match p.moves(&rules).children().first() {
+                    Some(c) => c.mv,
+                    None => break,
+                },
             }
         } else {
             let diagram = p.to_string().parse()?;
@@ -34,5 +38,6 @@ fn main() -> hoyito::Result<()> {
         game.play(mv)?;
         println!("{} plays {mv}: {}", p.side_to_move(), game.position());
     }
+    println!("result: {}", game.position());
     Ok(())
 }

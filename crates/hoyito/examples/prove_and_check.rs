@@ -8,7 +8,7 @@ use hoyito::{Diagram, Rules};
 
 fn main() -> hoyito::Result<()> {
     let rules = Rules::default();
-    let d: Diagram = "1,0,2,3,0,3/1,0,0,1,0,1 S".parse()?;
+    let d: Diagram = "4,0,1,0,0,1/0,0,0,0,1,1 S".parse()?;
     let cert = std::env::temp_dir().join("hoyito-example.cert");
     let options = ProofOptions {
         no_tables: true,

@@ -1,4 +1,4 @@
-//! A short match of the engine's evaluation against a plain one, at depth 4, with an SPRT
+//! A short match of the engine's evaluation against a plain one, at depth 3, with an SPRT
 //! that stops it at its decision.
 //!
 //! `cargo run --release -p hoyito --example short_match`
@@ -8,8 +8,8 @@ use hoyito::Rules;
 
 fn main() -> hoyito::Result<()> {
     let options = MatchOptions {
-        pairs: Some(40),
-        depth: Some(4),
+        pairs: Some(12),
+        depth: Some(3),
         sprt: Some("elo0=0 elo1=100".parse()?),
         ..MatchOptions::default()
     };
