@@ -902,3 +902,22 @@ fn each_side_plays_at_its_own_strength() {
         );
     }
 }
+
+/// `hint` asks the one analysis policy: at the start, the opening book's proven value,
+/// as `solve best` answers it.
+#[test]
+fn hint_at_the_start_gives_the_books_proven_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out, err) = play_in(dir.path(), &["--depth", "2"], "hint\nquit\n");
+    assert!(ok, "{err}");
+    let best = common::json(&["best"]);
+    let line = out.lines().find(|l| l.contains("hint: play")).unwrap();
+    assert_eq!(
+        line.trim_start_matches(|c: char| c != 'h'),
+        format!(
+            "hint: play {} (value {:+}, exact)",
+            best["move"], best["score"]
+        ),
+        "{out}"
+    );
+}

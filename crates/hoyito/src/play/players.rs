@@ -241,8 +241,25 @@ impl<const W: usize> Engine<W> {
         }
     }
 
-    /// The best move and value of `p` for its side to move (`hint`, `eval`).
+    /// The best move and value of `p` for its side to move (`hint`, `eval`), by the
+    /// analysis policy: the opening book's proven value where it holds `p`, else the
+    /// search (exact where that is quick, inside the tables, or at the chosen strength).
     pub fn analyse(&self, p: &Position<W>) -> SearchResult {
+        if let Some(e) = crate::book::lookup(&self.rules, p) {
+            let best = e.best.map(Move);
+            return SearchResult {
+                best,
+                score: e.value,
+                exact: true,
+                lower: e.value,
+                upper: e.value,
+                depth: 0,
+                pv: best.into_iter().collect(),
+                nodes: 0,
+                seconds: 0.0,
+                stopped: false,
+            };
+        }
         self.analyst.clear();
         self.analyst.search(p, &self.analysis_limits(p))
     }
