@@ -535,29 +535,7 @@ fn best_sized<const W: usize>(
     let seeds = p.seeds_on_board() as usize;
     // The report, filled in as the command goes; the watchdog prints a copy if the deadline
     // passes first (as it is here: no move known yet).
-    let n = p.seeds_on_board() as i32;
-    let mut report = Analysis {
-        position: p.to_string(),
-        source: Source::Search,
-        mode: "limited".to_string(),
-        threads: a.engine.threads.unwrap_or(1),
-        repeatable: false,
-        tables_max_seeds: 0,
-        tables_built_ms: None,
-        best: None,
-        score: 0,
-        exact: false,
-        bounds: [-n, n],
-        depth: 0,
-        pv: Vec::new(),
-        nodes: 0,
-        seconds: 0.0,
-        stopped: true,
-        moves: None,
-        note: None,
-        side: p.side_to_move(),
-        seeds_on_board: n,
-    };
+    let mut report = first_report(&p, a);
     watchdog.set(report.clone());
     if let Some(d) = deadline {
         watchdog.arm(d);
@@ -575,30 +553,10 @@ fn best_sized<const W: usize>(
     let mut searcher = watchdog.during("allocating the transposition table", || {
         Searcher::<W>::new(*rules, config)
     });
-    // Under a time limit the build (about a second, not stopped at once) gets at most half
-    // the time left, and only when that is long enough to finish.
-    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-    let small = match left {
-        Some(left) if left < SMALL_LAYERS_MIN_TIME => 0,
-        _ => small_layers(rules, a, seeds, tables.as_deref()),
-    };
     let mut built_ms = None;
-    if small > 0 {
-        let t0 = Instant::now();
-        let until = Until(left.map(|l| t0 + l / 2));
-        let options = hoyito_tables::BuildOptions::default();
-        let built = with_threads(a.engine.threads, || {
-            hoyito_tables::build_in_memory(rules, small, &options, &until)
-        })?;
-        match built {
-            Ok((t, _)) => {
-                built_ms = Some(t0.elapsed().as_millis() as u64);
-                tables = Some(Arc::new(t));
-            }
-            // Out of time: the search goes on without them.
-            Err(hoyito_tables::TableError::Interrupted { .. }) => {}
-            Err(e) => return Err(e).context("building the small endgame tables in memory"),
-        }
+    if let Some((t, ms)) = small_layers_in_memory(rules, a, seeds, tables.as_deref(), deadline)? {
+        built_ms = Some(ms);
+        tables = Some(t);
     }
     if let Some(t) = &tables {
         searcher = searcher.with_probe(Box::new(Arc::clone(t)));
@@ -606,7 +564,6 @@ fn best_sized<const W: usize>(
     let (mut limits, mode) = best_limits(a, &searcher, &p);
     // The main search's share: all that is left, or half of it when every move is analysed
     // after it.
-    let share = |left: u64, parts: u64| left / parts.max(1);
     let parts = if a.all_moves { 2 } else { 1 };
     // An exact search notices its deadline between steps of its proofs, some tens of
     // milliseconds apart: the exact searches of the command stop that much earlier.
@@ -638,65 +595,164 @@ fn best_sized<const W: usize>(
     watchdog.set(report.clone());
     let mut nodes_used = r.nodes;
     let moves = a.all_moves.then(|| {
-        // Each move is searched as deep as the main search got (exactly when it was exact,
-        // see `bounded`), within an even share of the time and nodes left.
-        let children = p.moves(rules);
-        let children = children.children();
         let command_end = limits.time.map(|_| {
             deadline.unwrap_or_else(|| start + Duration::from_millis(DEFAULT_TIME_MS)) - overhead
         });
-        let mut out = Vec::new();
-        for (i, c) in children.iter().enumerate() {
-            if c.ended_game {
-                out.push(MoveScore {
-                    mv: c.mv.0,
-                    score: c.value(0),
-                    exact: true,
-                });
-                continue;
-            }
-            let left = (children.len() - i) as u64;
-            let time = command_end.map(|end| {
-                let rest = end.saturating_duration_since(Instant::now());
-                Duration::from_micros(share(rest.as_micros() as u64, left).max(1))
-            });
-            let nodes = a
-                .nodes
-                .map(|n| share(n.saturating_sub(nodes_used), left).max(1));
-            // Exactly only when the command is exact or a time or node limit bounds it: a
-            // search asked for a depth alone can come out exact (a line that takes every
-            // seed, or the tables), and an exact search of each move with no limit could
-            // then run for hours.
-            let bounded = limits.is_exact() || time.is_some() || nodes.is_some();
-            let child_limits = Limits {
-                time,
-                nodes,
-                ..if r.exact && bounded {
-                    Limits::exact()
-                } else {
-                    Limits::depth(r.depth.saturating_sub(1).max(1))
-                }
-            };
-            // Each child is a new game: the repetition history starts at the child.
-            let cr = searcher.search(&c.position, &child_limits);
-            nodes_used += cr.nodes;
-            out.push(MoveScore {
-                mv: c.mv.0,
-                score: c.value(cr.score),
-                exact: cr.exact,
-            });
-            let done = out.clone();
-            watchdog.update(|w| {
-                w.nodes = nodes_used;
-                w.moves = Some(done);
-            });
-        }
-        out
+        let budget = MovesBudget {
+            command_end,
+            nodes: a.nodes,
+            exact: limits.is_exact(),
+            exact_if_bounded: r.exact,
+            depth: r.depth,
+        };
+        value_moves(&searcher, rules, &p, &budget, &mut nodes_used, watchdog)
     });
     // All the command searched: with `--all-moves`, the moves' searches too.
     report.nodes = nodes_used;
     report.moves = moves;
     Ok(report)
+}
+
+/// `left` shared evenly among `parts`.
+fn share(left: u64, parts: u64) -> u64 {
+    left / parts.max(1)
+}
+
+/// The answer before anything is known: no move, the trivial bounds, stopped (what the
+/// watchdog gives if the deadline passes first).
+fn first_report<const W: usize>(p: &Position<W>, a: &AnalysisOptions) -> Analysis {
+    let n = p.seeds_on_board() as i32;
+    Analysis {
+        position: p.to_string(),
+        source: Source::Search,
+        mode: "limited".to_string(),
+        threads: a.engine.threads.unwrap_or(1),
+        repeatable: false,
+        tables_max_seeds: 0,
+        tables_built_ms: None,
+        best: None,
+        score: 0,
+        exact: false,
+        bounds: [-n, n],
+        depth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        stopped: true,
+        moves: None,
+        note: None,
+        side: p.side_to_move(),
+        seeds_on_board: n,
+    }
+}
+
+/// The small layers built in memory when the analysis wants them ([`small_layers`]), with
+/// the milliseconds the build took. Under a time limit the build (about a second, not
+/// stopped at once) gets at most half the time left, and only when that is long enough to
+/// finish; out of time, the search goes on without them (`None`).
+fn small_layers_in_memory(
+    rules: &Rules,
+    a: &AnalysisOptions,
+    seeds: usize,
+    tables: Option<&Tables>,
+    deadline: Option<Instant>,
+) -> Result<Option<(Arc<Tables>, u64)>> {
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let small = match left {
+        Some(left) if left < SMALL_LAYERS_MIN_TIME => 0,
+        _ => small_layers(rules, a, seeds, tables),
+    };
+    if small == 0 {
+        return Ok(None);
+    }
+    let t0 = Instant::now();
+    let until = Until(left.map(|l| t0 + l / 2));
+    let options = hoyito_tables::BuildOptions::default();
+    let built = with_threads(a.engine.threads, || {
+        hoyito_tables::build_in_memory(rules, small, &options, &until)
+    })?;
+    match built {
+        Ok((t, _)) => Ok(Some((Arc::new(t), t0.elapsed().as_millis() as u64))),
+        Err(hoyito_tables::TableError::Interrupted { .. }) => Ok(None),
+        Err(e) => Err(e).context("building the small endgame tables in memory"),
+    }
+}
+
+/// What the analysis of every move may spend, after the main search.
+struct MovesBudget {
+    /// When the whole analysis must end (none: no time limit).
+    command_end: Option<Instant>,
+    /// The analysis's node limit, all searches together.
+    nodes: Option<u64>,
+    /// Whether the analysis is exact (its limits ask for a proof).
+    exact: bool,
+    /// Whether the main search proved the value (its moves are then searched exactly when a
+    /// time or node limit bounds them).
+    exact_if_bounded: bool,
+    /// The depth the main search reached.
+    depth: u32,
+}
+
+/// Every legal move of `p` valued, as deep as the main search got (exactly when it was
+/// exact), each within an even share of the time and nodes left; `nodes_used` counts on.
+fn value_moves<const W: usize>(
+    searcher: &Searcher<W>,
+    rules: &Rules,
+    p: &Position<W>,
+    budget: &MovesBudget,
+    nodes_used: &mut u64,
+    watchdog: &Watchdog,
+) -> Vec<MoveScore> {
+    let children = p.moves(rules);
+    let children = children.children();
+    let mut out = Vec::new();
+    for (i, c) in children.iter().enumerate() {
+        if c.ended_game {
+            out.push(MoveScore {
+                mv: c.mv.0,
+                score: c.value(0),
+                exact: true,
+            });
+            continue;
+        }
+        let left = (children.len() - i) as u64;
+        let time = budget.command_end.map(|end| {
+            let rest = end.saturating_duration_since(Instant::now());
+            Duration::from_micros(share(rest.as_micros() as u64, left).max(1))
+        });
+        let nodes = budget
+            .nodes
+            .map(|n| share(n.saturating_sub(*nodes_used), left).max(1));
+        // Exactly only when the analysis is exact or a time or node limit bounds it: a
+        // search asked for a depth alone can come out exact (a line that takes every seed,
+        // or the tables), and an exact search of each move with no limit could then run for
+        // hours.
+        let bounded = budget.exact || time.is_some() || nodes.is_some();
+        let child_limits = Limits {
+            time,
+            nodes,
+            ..if budget.exact_if_bounded && bounded {
+                Limits::exact()
+            } else {
+                Limits::depth(budget.depth.saturating_sub(1).max(1))
+            }
+        };
+        // Each child is a new game: the repetition history starts at the child.
+        let cr = searcher.search(&c.position, &child_limits);
+        *nodes_used += cr.nodes;
+        out.push(MoveScore {
+            mv: c.mv.0,
+            score: c.value(cr.score),
+            exact: cr.exact,
+        });
+        let done = out.clone();
+        let used = *nodes_used;
+        watchdog.update(|w| {
+            w.nodes = used;
+            w.moves = Some(done);
+        });
+    }
+    out
 }
 
 /// A build [`Progress`](hoyito_tables::Progress) that stops at a deadline (none: never).

@@ -268,6 +268,32 @@ impl ProveReport {
     }
 }
 
+impl ProveReport {
+    /// The answer to `at_least`, for a person.
+    fn fmt_threshold(&self, f: &mut fmt::Formatter<'_>, t: &ThresholdReport) -> fmt::Result {
+        let (lo, hi) = (self.bounds[0], self.bounds[1]);
+        match t.holds {
+            Some(true) => writeln!(
+                f,
+                "at least {}: yes, proven (for the side to move; proven bounds {lo} to {hi})",
+                t.threshold
+            )?,
+            Some(false) => writeln!(
+                f,
+                "at least {}: no, at most {}, proven (for the side to move; proven bounds {lo} to {hi})",
+                t.threshold,
+                t.threshold - 1
+            )?,
+            None => writeln!(
+                f,
+                "at least {}: not decided, proven bounds {lo} to {hi} (stopped; run again with the same --state to go on)",
+                t.threshold
+            )?,
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for ProveReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "position: {}", self.position)?;
@@ -280,25 +306,7 @@ impl fmt::Display for ProveReport {
             writeln!(f, "guess: {g}")?;
         }
         if let Some(t) = &self.at_least {
-            let (lo, hi) = (self.bounds[0], self.bounds[1]);
-            match t.holds {
-                Some(true) => writeln!(
-                    f,
-                    "at least {}: yes, proven (for the side to move; proven bounds {lo} to {hi})",
-                    t.threshold
-                )?,
-                Some(false) => writeln!(
-                    f,
-                    "at least {}: no, at most {}, proven (for the side to move; proven bounds {lo} to {hi})",
-                    t.threshold,
-                    t.threshold - 1
-                )?,
-                None => writeln!(
-                    f,
-                    "at least {}: not decided, proven bounds {lo} to {hi} (stopped; run again with the same --state to go on)",
-                    t.threshold
-                )?,
-            }
+            self.fmt_threshold(f, t)?;
         }
         match self.value {
             _ if self.at_least.is_some() => {}
@@ -562,6 +570,104 @@ fn prove_sized<const W: usize>(
 ) -> Result<ProveReport> {
     let start = Instant::now();
     let p: Position<W> = position(rules, d)?;
+    let run = open_run(rules, &p, a)?;
+    let (tables, tables_max, state) = (&run.tables, run.tables_max, &run.state);
+    let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
+    let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
+    let gauge = Arc::new(Gauge::default());
+    let (mut prover, claims_resumed) = new_prover(
+        rules,
+        a,
+        (tables.as_ref().map(probe), cache_mb),
+        state,
+        &gauge,
+    )?;
+
+    let searcher = guesser(rules, a, tables.as_ref())?;
+    let guess_of = |q: &Position<W>| {
+        let n = q.seeds_on_board() as usize;
+        (n > tables_max && q.is_live())
+            .then(|| searcher.search(q, &Limits::depth(a.guess_depth)).score)
+    };
+    // (`--at-least` asks one threshold, and needs no guess.)
+    let guess = a.at_least.is_none().then(|| guess_of(&p)).flatten();
+
+    let memory_reserve_mb = a.memory_reserve.unwrap_or_else(default_memory_reserve_mb);
+    let job = Job {
+        rules,
+        p: &p,
+        a,
+        gauge: &gauge,
+        guess,
+        guess_of: &guess_of,
+    };
+    let low_memory = AtomicBool::new(false);
+    let (outcome, threshold, best, moves) = prove_watched(
+        &job,
+        &mut prover,
+        control,
+        (start, memory_reserve_mb, &low_memory),
+    );
+    let (explored, cache_bounds, cache_dropped) = finish_prover(prover, &run.record_path)?;
+    let legal = p.moves(rules).len();
+    let moves = moves.filter(|m| m.len() == legal);
+    let complete = is_complete(a, (threshold, outcome, best, moves.as_deref()), legal);
+
+    let certificate = match &a.certificate {
+        Some(path) if complete => {
+            let found = (threshold, outcome, best, moves.as_deref());
+            certificate_of(rules, &p, &run, found, path)?
+        }
+        _ => None,
+    };
+    Ok(ProveReport {
+        position: p.to_string(),
+        rules: certificate::rules_line(rules),
+        tables_max_seeds: tables_max,
+        guess,
+        at_least: a.at_least.map(|t| ThresholdReport {
+            threshold: t,
+            holds: threshold.map(|(_, h)| h),
+        }),
+        complete,
+        value: outcome.ok(),
+        bounds: outcome.map_or_else(|(lo, hi)| [lo, hi], |v| [v, v]),
+        best: best.map(|m| m.0),
+        moves: moves.as_deref().map(move_values),
+        explore: explore_name(a.explore),
+        explored,
+        proofs: gauge.proofs.load(Ordering::Relaxed),
+        proofs_given_up: gauge.given_up.load(Ordering::Relaxed),
+        claims_recorded: gauge.claims.load(Ordering::Relaxed),
+        claims_resumed,
+        cache: CacheReport {
+            limit_mb: cache_mb,
+            bounds: cache_bounds as u64,
+            forgotten: cache_dropped,
+        },
+        largest_graph: gauge.largest.load(Ordering::Relaxed),
+        peak_memory_mb: peak_mib(),
+        seconds: start.elapsed().as_secs_f64(),
+        memory_reserve_mb,
+        stopped_for_memory: low_memory.load(Ordering::Relaxed),
+        state: (!state.temporary).then(|| state.dir.display().to_string()),
+        certificate,
+    })
+}
+
+/// The tables and the state folder of a run.
+struct Run {
+    tables: Option<Arc<Tables>>,
+    /// The largest layer of the tables (0: none).
+    tables_max: usize,
+    state: State,
+    /// The state's record of claims.
+    record_path: PathBuf,
+}
+
+/// Opens the tables a run of `p` stands on and its state folder, which names the run:
+/// another run resumes from it only with the same rules, position and tables.
+fn open_run<const W: usize>(rules: &Rules, p: &Position<W>, a: &ProofOptions) -> Result<Run> {
     let seeds = p.seeds_on_board() as usize;
     let tables = with_threads(a.threads, || {
         tables_for(rules, a.tables.as_deref(), a.no_tables, seeds)
@@ -570,18 +676,86 @@ fn prove_sized<const W: usize>(
     let name = format!(
         "hoyito-prove-state 1\n{}\nposition {}\ntables {}\n",
         certificate::rules_line(rules),
-        certificate::board(&p),
+        certificate::board(p),
         tables_max
     );
     let (state, record_path) = State::open(a.state.as_deref(), &name)?;
-    let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
-    // The claims of the state are learnt one at a time as they are read, so that a large
-    // record never sits in memory beside the bounds it gives.
-    let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
+    Ok(Run {
+        tables,
+        tables_max,
+        state,
+        record_path,
+    })
+}
+
+/// The prover of a run: its cache of bounds within `cache_mb` MiB, its way of exploring and
+/// its cap on captures' proofs, the claims of the state taken in, recording into the state
+/// and counting on `gauge`. Returns it and the claims taken in.
+fn new_prover<const W: usize>(
+    rules: &Rules,
+    a: &ProofOptions,
+    (probe, cache_mb): (Option<Box<dyn Probe<W>>>, u64),
+    state: &State,
+    gauge: &Arc<Gauge>,
+) -> Result<(Prove<W>, u64)> {
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
-    let mut prover = Prove::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
+    let mut prover = Prove::<W>::with_cache(*rules, probe, cache_bytes);
     prover.explore(a.explore);
     prover.capture_cap(a.capture_cap);
+    let (claims_resumed, first_seq) = resume(rules, state, &mut prover)?;
+    let out = BufWriter::with_capacity(1 << 20, state.record.try_clone()?);
+    prover.record(Recorder::new(Box::new(out), first_seq));
+    prover.gauge(Arc::clone(gauge));
+    Ok((prover, claims_resumed))
+}
+
+/// The search that guesses values, so that the proofs start next to them: a depth-limited
+/// search (nothing to guess inside the tables). A proof that starts at the value takes two
+/// thresholds; one that starts at 0 walks there a step at a time (the first moves of the
+/// Hoyito II start: 7 s with a guess, minutes without).
+fn guesser<const W: usize>(
+    rules: &Rules,
+    a: &ProofOptions,
+    tables: Option<&Arc<Tables>>,
+) -> Result<Searcher<W>> {
+    let config = Config {
+        threads: search_threads(a.threads)?,
+        hash_mb: 256,
+        ..Config::default()
+    };
+    let searcher = Searcher::<W>::new(*rules, config);
+    Ok(match tables {
+        Some(t) => searcher.with_probe(Box::new(Arc::clone(t))),
+        None => searcher,
+    })
+}
+
+/// The name of a way of exploring, as the command line spells it.
+fn explore_name(explore: Explore) -> &'static str {
+    match explore {
+        Explore::Focused => "focused",
+        Explore::Breadth => "breadth",
+    }
+}
+
+/// Every move's proven value, for the side to move of the position proven.
+fn move_values<const W: usize>(all: &[(Child<W>, i32)]) -> Vec<MoveValue> {
+    all.iter()
+        .map(|(c, w)| MoveValue {
+            mv: c.mv.0,
+            value: c.value(*w),
+        })
+        .collect()
+}
+
+/// Takes in the claims of the state's record one at a time as they are read (so that a
+/// large record never sits in memory beside the bounds it gives), cuts off a torn last
+/// entry of a killed run, and returns the claims taken and the next sequence number.
+fn resume<const W: usize>(
+    rules: &Rules,
+    state: &State,
+    prover: &mut Prove<W>,
+) -> Result<(u64, u32)> {
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
     let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
         claims_resumed += 1;
@@ -594,189 +768,224 @@ fn prove_sized<const W: usize>(
         .record
         .set_len(bytes)
         .context("cannot trim the state's record")?;
-    let first_seq = last_seq + 1;
+    Ok((claims_resumed, last_seq + 1))
+}
 
-    // The guesses: a depth-limited search (nothing to guess inside the tables). A proof that
-    // starts at the value takes two thresholds; one that starts at 0 walks there a step at a
-    // time (the first moves of the Hoyito II start: 7 s with a guess, minutes without).
-    let config = Config {
-        threads: search_threads(a.threads)?,
-        hash_mb: 256,
-        ..Config::default()
-    };
-    let mut searcher = Searcher::<W>::new(*rules, config);
-    if let Some(t) = &tables {
-        searcher = searcher.with_probe(probe(t));
-    }
-    let guess_of = |q: &Position<W>| {
-        let n = q.seeds_on_board() as usize;
-        (n > tables_max && q.is_live())
-            .then(|| searcher.search(q, &Limits::depth(a.guess_depth)).score)
-    };
-    // (`--at-least` asks one threshold, and needs no guess.)
-    let guess = a.at_least.is_none().then(|| guess_of(&p)).flatten();
+/// What the proofs found, as the certificate and the report read it: the answer to
+/// `at_least`, the value (or the bounds proven), a move that keeps it, every move's value.
+type Proven<'a, const W: usize> = (
+    Option<(i32, bool)>,
+    std::result::Result<i32, (i32, i32)>,
+    Option<Move>,
+    Option<&'a [(Child<W>, i32)]>,
+);
 
-    let out = BufWriter::with_capacity(1 << 20, state.record.try_clone()?);
-    prover.record(Recorder::new(Box::new(out), first_seq));
-    let gauge = Arc::new(Gauge::default());
-    prover.gauge(Arc::clone(&gauge));
+/// What the proofs found: the value (or the bounds proven), the answer to `at_least`, a
+/// move that keeps the value, and every move's value.
+type Found<const W: usize> = (
+    std::result::Result<i32, (i32, i32)>,
+    Option<(i32, bool)>,
+    Option<Move>,
+    Option<Vec<(Child<W>, i32)>>,
+);
+
+/// What a run proves, and with what.
+struct Job<'a, const W: usize> {
+    rules: &'a Rules,
+    p: &'a Position<W>,
+    a: &'a ProofOptions,
+    gauge: &'a Gauge,
+    /// The guess of the value of `p`.
+    guess: Option<i32>,
+    /// Guesses the value of a position.
+    guess_of: &'a dyn Fn(&Position<W>) -> Option<i32>,
+}
+
+/// Runs the proofs of `job` with the progress reported and the memory watched on a thread
+/// beside them (see [`progress`]): `low_memory` is raised when the run stopped for memory.
+fn prove_watched<const W: usize>(
+    job: &Job<'_, W>,
+    prover: &mut Prove<W>,
+    control: &ProofControl<'_>,
+    (start, reserve_mb, low_memory): (Instant, u64, &AtomicBool),
+) -> Found<W> {
     let stop = control.stop.clone().unwrap_or_default();
-    let deadline = a.time_limit.map(|s| start + Duration::from_secs(s));
+    let deadline = job.a.time_limit.map(|s| start + Duration::from_secs(s));
     let done = AtomicBool::new(false);
-    let memory_reserve_mb = a.memory_reserve.unwrap_or_else(default_memory_reserve_mb);
-    let low_memory = AtomicBool::new(false);
-
-    let watch = (&*stop, &low_memory, memory_reserve_mb);
-    let (outcome, threshold, best, moves) = std::thread::scope(|s| {
-        s.spawn(|| progress(&gauge, &done, start, a.at_least, control.progress, watch));
-        if let Some(t) = a.at_least {
-            let holds = prover.at_least(&p, t, &stop, deadline).ok();
-            let (lo, hi) = prover.bounds(&p);
-            let outcome = if lo == hi { Ok(lo) } else { Err((lo, hi)) };
-            done.store(true, Ordering::Relaxed);
-            return (outcome, holds.map(|h| (t, h)), None, None);
-        }
-        let outcome = prover.value(&p, guess, &stop, deadline);
-        let mut best = None;
-        let mut moves = None;
-        if let Ok(v) = outcome {
-            gauge.stage.store(1, Ordering::Relaxed);
-            best = prover.keeping_move(&p, v, &stop, deadline).ok().flatten();
-            if a.all_moves && best.is_some() {
-                let mut all = Vec::new();
-                for c in p.moves(rules).children() {
-                    gauge.stage.store(1 + c.mv.0 as u32, Ordering::Relaxed);
-                    let w = if c.ended_game {
-                        0
-                    } else {
-                        let g = guess_of(&c.position);
-                        match prover.value(&c.position, g, &stop, deadline) {
-                            Ok(w) => w,
-                            Err(_) => break,
-                        }
-                    };
-                    all.push((*c, w));
-                }
-                moves = Some(all);
-            }
-        }
+    let watch = (&*stop, low_memory, reserve_mb);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            progress(
+                job.gauge,
+                &done,
+                start,
+                job.a.at_least,
+                control.progress,
+                watch,
+            )
+        });
+        let found = run_proofs(job, prover, &stop, deadline);
         done.store(true, Ordering::Relaxed);
-        (outcome, None, best, moves)
-    });
-    let explored = prover.explored();
-    let (cache_bounds, cache_dropped) = prover.cache_figures();
-    let claims_recorded = gauge.claims.load(Ordering::Relaxed);
-    prover
-        .finish()
-        .with_context(|| format!("cannot write the state's record {}", record_path.display()))?;
-    drop(prover);
-    let legal = p.moves(rules);
-    let moves = moves.filter(|m| m.len() == legal.len());
-    let complete = match a.at_least {
-        Some(_) => threshold.is_some(),
-        None => {
-            outcome.is_ok()
-                && (best.is_some() || legal.is_empty())
-                && (!a.all_moves || moves.is_some())
-        }
-    };
-    let keep_state = !state.temporary;
+        found
+    })
+}
 
-    // The claims the certificate proves: the answer to `--at-least`, else the value, a move
-    // that keeps it and, with `--all-moves`, every move's value.
-    let roots = match (complete, threshold, outcome) {
-        (false, _, _) => None,
-        (true, Some((t, holds)), _) => {
-            // For the side to move: at least t, or at most t - 1; in South's view.
-            let (kind, bound) = match (mover_kind(&p), holds) {
-                (k, true) => (k, south(&p, t)),
-                (Kind::AtLeast, false) => (Kind::AtMost, south(&p, t - 1)),
-                (Kind::AtMost, false) => (Kind::AtLeast, south(&p, t - 1)),
+/// Runs the proofs a run asks for: the answer to `at_least`, or the value, a move that
+/// keeps it and, with `all_moves`, every move's value; each stops at `stop` or `deadline`.
+fn run_proofs<const W: usize>(
+    job: &Job<'_, W>,
+    prover: &mut Prove<W>,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> Found<W> {
+    let Job {
+        rules,
+        p,
+        a,
+        gauge,
+        guess,
+        guess_of,
+    } = *job;
+    if let Some(t) = a.at_least {
+        let holds = prover.at_least(p, t, stop, deadline).ok();
+        let (lo, hi) = prover.bounds(p);
+        let outcome = if lo == hi { Ok(lo) } else { Err((lo, hi)) };
+        return (outcome, holds.map(|h| (t, h)), None, None);
+    }
+    let outcome = prover.value(p, guess, stop, deadline);
+    let mut best = None;
+    let mut moves = None;
+    if let Ok(v) = outcome {
+        gauge.stage.store(1, Ordering::Relaxed);
+        best = prover.keeping_move(p, v, stop, deadline).ok().flatten();
+        if a.all_moves && best.is_some() {
+            let mut all = Vec::new();
+            for c in p.moves(rules).children() {
+                gauge.stage.store(1 + c.mv.0 as u32, Ordering::Relaxed);
+                let w = if c.ended_game {
+                    0
+                } else {
+                    let g = guess_of(&c.position);
+                    match prover.value(&c.position, g, stop, deadline) {
+                        Ok(w) => w,
+                        Err(_) => break,
+                    }
+                };
+                all.push((*c, w));
+            }
+            moves = Some(all);
+        }
+    }
+    (outcome, None, best, moves)
+}
+
+/// The claims the certificate of a complete run proves: the answer to `at_least` (for the
+/// side to move: at least t, or at most t - 1; in South's view), else the value, a move
+/// that keeps it and, with `all_moves`, every move's value.
+fn certificate_roots<const W: usize>(
+    rules: &Rules,
+    p: &Position<W>,
+    (threshold, outcome): (Option<(i32, bool)>, std::result::Result<i32, (i32, i32)>),
+    best: Option<Move>,
+    moves: Option<&[(Child<W>, i32)]>,
+) -> Option<Vec<Root<W>>> {
+    match (threshold, outcome) {
+        (Some((t, holds)), _) => {
+            let (kind, bound) = match (mover_kind(p), holds) {
+                (k, true) => (k, south(p, t)),
+                (Kind::AtLeast, false) => (Kind::AtMost, south(p, t - 1)),
+                (Kind::AtMost, false) => (Kind::AtLeast, south(p, t - 1)),
             };
             Some(vec![Root {
-                position: p,
+                position: *p,
                 kind,
                 bound,
             }])
         }
-        (true, None, Ok(v)) => Some(value_roots(rules, &p, v, best, moves.as_deref())),
-        (true, None, Err(_)) => None,
-    };
-    let mut certificate = None;
-    if let (Some(roots), Some(path)) = (roots, &a.certificate) {
-        let t0 = Instant::now();
-        let file = File::open(&record_path)
-            .with_context(|| format!("cannot read {}", record_path.display()))?;
-        let (record, _) = certificate::read_record::<W>(rules, std::io::BufReader::new(file))
-            .context("reading the state")?;
-        let probe = tables.as_ref().map(probe);
-        let claims = certificate::extract(rules, record, &roots, probe.as_deref())
-            .context("extracting the certificate (a fault of the prover: please report it)")?;
-        let out = File::create(path)
-            .with_context(|| format!("cannot create the certificate {}", path.display()))?;
-        let mut out = Hashing {
-            inner: BufWriter::new(out),
-            hash: Sha256::new(),
-            bytes: 0,
-        };
-        let max = (tables_max > 0).then_some(tables_max as u32);
-        certificate::write(&mut out, rules, max, &roots, &claims)
-            .with_context(|| format!("cannot write the certificate {}", path.display()))?;
-        certificate = Some(CertificateReport {
-            path: path.display().to_string(),
-            entries: claims.len(),
-            bytes: out.bytes,
-            sha256: format!("{:x}", out.hash.finalize()),
-            seconds: t0.elapsed().as_secs_f64(),
-        });
+        (None, Ok(v)) => Some(value_roots(rules, p, v, best, moves)),
+        (None, Err(_)) => None,
     }
+}
 
-    let (value, bounds) = match outcome {
-        Ok(v) => (Some(v), [v, v]),
-        Err((lo, hi)) => (None, [lo, hi]),
+/// Writes out the state's record of the prover's claims; returns the positions it
+/// explored and its cache's bounds held and forgotten.
+fn finish_prover<const W: usize>(mut prover: Prove<W>, record: &Path) -> Result<(u64, usize, u64)> {
+    let explored = prover.explored();
+    let (bounds, forgotten) = prover.cache_figures();
+    prover
+        .finish()
+        .with_context(|| format!("cannot write the state's record {}", record.display()))?;
+    Ok((explored, bounds, forgotten))
+}
+
+/// Whether everything asked is proven: the answer to `at_least`, else the value, a move that
+/// keeps it (unless there is none of the `legal` moves) and, when asked, every move's value.
+fn is_complete<const W: usize>(
+    a: &ProofOptions,
+    (threshold, outcome, best, moves): Proven<'_, W>,
+    legal: usize,
+) -> bool {
+    match a.at_least {
+        Some(_) => threshold.is_some(),
+        None => {
+            outcome.is_ok() && (best.is_some() || legal == 0) && (!a.all_moves || moves.is_some())
+        }
+    }
+}
+
+/// Writes the certificate of a complete run to `path`: the claims of
+/// [`certificate_roots`], extracted from the state's record (`None`: nothing to certify).
+fn certificate_of<const W: usize>(
+    rules: &Rules,
+    p: &Position<W>,
+    run: &Run,
+    (threshold, outcome, best, moves): Proven<'_, W>,
+    path: &Path,
+) -> Result<Option<CertificateReport>> {
+    let Some(roots) = certificate_roots(rules, p, (threshold, outcome), best, moves) else {
+        return Ok(None);
     };
-    Ok(ProveReport {
-        position: p.to_string(),
-        rules: certificate::rules_line(rules),
-        tables_max_seeds: tables_max,
-        guess,
-        at_least: a.at_least.map(|t| ThresholdReport {
-            threshold: t,
-            holds: threshold.map(|(_, h)| h),
-        }),
-        complete,
-        value,
-        bounds,
-        best: best.map(|m| m.0),
-        moves: moves.map(|all| {
-            all.iter()
-                .map(|(c, w)| MoveValue {
-                    mv: c.mv.0,
-                    value: c.value(*w),
-                })
-                .collect()
-        }),
-        explore: match a.explore {
-            Explore::Focused => "focused",
-            Explore::Breadth => "breadth",
-        },
-        explored,
-        proofs: gauge.proofs.load(Ordering::Relaxed),
-        proofs_given_up: gauge.given_up.load(Ordering::Relaxed),
-        claims_recorded,
-        claims_resumed,
-        cache: CacheReport {
-            limit_mb: cache_mb,
-            bounds: cache_bounds as u64,
-            forgotten: cache_dropped,
-        },
-        largest_graph: gauge.largest.load(Ordering::Relaxed),
-        peak_memory_mb: peak_mib(),
-        seconds: start.elapsed().as_secs_f64(),
-        memory_reserve_mb,
-        stopped_for_memory: low_memory.load(Ordering::Relaxed),
-        state: keep_state.then(|| state.dir.display().to_string()),
-        certificate,
+    let probe = run
+        .tables
+        .as_ref()
+        .map(|t| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>);
+    let max = (run.tables_max > 0).then_some(run.tables_max as u32);
+    let report = write_certificate(rules, &run.record_path, &roots, probe.as_deref(), max, path)?;
+    Ok(Some(report))
+}
+
+/// Extracts the certificate of `roots` from the state's record at `record_path` and writes
+/// it to `path`, hashing it as it goes.
+fn write_certificate<const W: usize>(
+    rules: &Rules,
+    record_path: &Path,
+    roots: &[Root<W>],
+    probe: Option<&dyn Probe<W>>,
+    tables_max: Option<u32>,
+    path: &Path,
+) -> Result<CertificateReport> {
+    let t0 = Instant::now();
+    let file = File::open(record_path)
+        .with_context(|| format!("cannot read {}", record_path.display()))?;
+    let (record, _) = certificate::read_record::<W>(rules, std::io::BufReader::new(file))
+        .context("reading the state")?;
+    let claims = certificate::extract(rules, record, roots, probe)
+        .context("extracting the certificate (a fault of the prover: please report it)")?;
+    let out = File::create(path)
+        .with_context(|| format!("cannot create the certificate {}", path.display()))?;
+    let mut out = Hashing {
+        inner: BufWriter::new(out),
+        hash: Sha256::new(),
+        bytes: 0,
+    };
+    certificate::write(&mut out, rules, tables_max, roots, &claims)
+        .with_context(|| format!("cannot write the certificate {}", path.display()))?;
+    Ok(CertificateReport {
+        path: path.display().to_string(),
+        entries: claims.len(),
+        bytes: out.bytes,
+        sha256: format!("{:x}", out.hash.finalize()),
+        seconds: t0.elapsed().as_secs_f64(),
     })
 }
 
