@@ -3,9 +3,8 @@
 //! over any reader and writer (`solve engine`: standard input and output).
 //!
 //! ```
-//! let mut out = Vec::new();
-//! hoyito::protocol::serve(&mut "isready\nquit\n".as_bytes(), &mut out).unwrap();
-//! assert_eq!(String::from_utf8(out).unwrap(), "readyok\n");
+//! let out = hoyito::protocol::run_script("position startpos moves 3\ngo depth 3\nquit\n").unwrap();
+//! assert!(out.lines().last().unwrap().starts_with("bestmove "));
 //! ```
 //!
 //! The main thread reads commands one line at a time and answers them; a search runs on a
@@ -92,6 +91,28 @@ struct Go<const W: usize> {
     /// When `go` was read: a time limit counts from here, so that a search queued behind one
     /// still generating a long sowing ([`Answer`]) does not overrun it.
     issued: Instant,
+}
+
+/// The engine's whole answer to a script of commands (the end of the script ends the
+/// session, as `quit` does, once a search still running has answered).
+pub fn run_script(script: &str) -> Result<String> {
+    /// A buffer the engine's threads write into.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            b.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let out = Shared::default();
+    serve(&mut script.as_bytes(), out.clone())?;
+    let bytes = std::mem::take(&mut *out.0.lock().unwrap_or_else(|e| e.into_inner()));
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Serves the protocol on `input`, answering on `output`, until `quit` or the end of the
