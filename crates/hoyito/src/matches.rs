@@ -488,136 +488,147 @@ const DEFAULT_PAIRS: usize = 20;
 /// records.
 type PairResult = (i32, i32, Vec<String>, Vec<Record>);
 
+/// One side of the match, as the pairs see it: its player, its searcher's configuration,
+/// its limits, its program (if external) and the `go` words that program gets.
+struct Contender<'a> {
+    player: &'a Player,
+    config: Config,
+    limits: Limits,
+    cmd: Option<&'a str>,
+    go: String,
+    /// Its name in the records.
+    name: String,
+}
+
+impl<'a> Contender<'a> {
+    fn new(player: &'a Player, cmd: Option<&'a str>, a: &MatchOptions) -> Self {
+        let limits = player.limits(a);
+        let go = match limits {
+            Limits { time: Some(t), .. } => format!("movetime {}", t.as_millis()),
+            l => format!("depth {}", l.depth.unwrap_or(DEFAULT_MATCH_DEPTH)),
+        };
+        let threads = match player.threads {
+            1 => String::new(),
+            n => format!(" threads {n}"),
+        };
+        let name = match (cmd, player.depth) {
+            (Some(c), _) => format!("{c}{threads}"),
+            (None, Some(d)) => format!(
+                "engine depth {d} row {} mobility {}{threads}",
+                player.row, player.mobility
+            ),
+            (None, None) => format!(
+                "engine {} ms row {} mobility {}{threads}",
+                a.time_ms.unwrap_or(0),
+                player.row,
+                player.mobility
+            ),
+        };
+        Contender {
+            player,
+            config: Config {
+                threads: player.threads,
+                hash_mb: a.hash_mb,
+                table: TableKind::Atomic,
+                eval: Eval {
+                    row: player.row,
+                    mobility: player.mobility,
+                },
+                ..Config::default()
+            },
+            limits,
+            cmd,
+            go,
+            name,
+        }
+    }
+}
+
+/// Plays one pair: the opening with A as South, then as North, each side with a fresh
+/// searcher (or program); returns A's margins, the dumped positions and the two records.
+fn play_pair<const W: usize>(
+    rules: &Rules,
+    a: &MatchOptions,
+    (ca, cb): (&Contender<'_>, &Contender<'_>),
+    tables: Option<&Tables>,
+    (number, opening): (usize, &Opening<W>),
+) -> Result<PairResult> {
+    let pa = Searcher::<W>::new(*rules, ca.config);
+    let pb = Searcher::<W>::new(*rules, cb.config);
+    let start = |c: &Contender<'_>| {
+        c.cmd
+            .map(|cmd| ExternalEngine::start(cmd, rules, a.hash_mb, c.player.threads))
+            .transpose()
+    };
+    let (mut xa, mut xb) = (start(ca)?, start(cb)?);
+    let mut game = |a_south: bool| -> Result<Played> {
+        let seat_a = match xa.as_mut() {
+            Some(c) => Seat::External(c, &ca.go),
+            None => Seat::Engine(&pa, &ca.limits),
+        };
+        let seat_b = match xb.as_mut() {
+            Some(c) => Seat::External(c, &cb.go),
+            None => Seat::Engine(&pb, &cb.limits),
+        };
+        let seats = if a_south {
+            [seat_a, seat_b]
+        } else {
+            [seat_b, seat_a]
+        };
+        play_game(rules, opening, seats, tables, a)
+    };
+    // A plays South, then North.
+    let mut first = game(true)?;
+    let second = game(false)?;
+    let mut records = Vec::new();
+    for (k, (mut r, a_south)) in [(first.record, true), (second.record, false)]
+        .into_iter()
+        .enumerate()
+    {
+        (r.south, r.north) = if a_south {
+            (ca.name.clone(), cb.name.clone())
+        } else {
+            (cb.name.clone(), ca.name.clone())
+        };
+        r.match_name = Some("solve match".to_string());
+        r.round = Some((2 * number + k + 1) as u32);
+        records.push(r);
+    }
+    first.dumped.extend(second.dumped);
+    Ok((first.margin, -second.margin, first.dumped, records))
+}
+
+/// The pairs played and their counts.
+#[derive(Default)]
+struct Tally {
+    games: Trinomial,
+    pairs: Pentanomial,
+    results: Vec<PairResult>,
+    /// The SPRT's log-likelihood ratio after the last pair (none without a test).
+    llr: Option<f64>,
+}
+
 /// Plays the pairs in batches of one per worker thread and scores them in order, stopping
 /// after the first pair at which the SPRT decides. Where it stops depends only on the games,
 /// not on the threads: with depth limits and one search thread per player, the same
 /// command gives the same match.
-fn match_sized<const W: usize>(
-    rules: &Rules,
-    a: &MatchOptions,
+fn play_pairs<const W: usize>(
+    openings: &[Opening<W>],
     sprt: Option<&Sprt>,
-) -> Result<MatchReport> {
-    let player_a = Player {
-        row: a.a_row,
-        mobility: a.a_mobility,
-        depth: a
-            .time_ms
-            .is_none()
-            .then(|| a.a_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
-        threads: search_threads(Some(a.a_threads)).context("--a-threads")?,
-    };
-    let player_b = Player {
-        row: a.b_row,
-        mobility: a.b_mobility,
-        depth: a
-            .time_ms
-            .is_none()
-            .then(|| a.b_depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
-        threads: search_threads(Some(a.b_threads)).context("--b-threads")?,
-    };
-    let (limits_a, limits_b) = (player_a.limits(a), player_b.limits(a));
-    let config = |p: &Player| Config {
-        threads: p.threads,
-        hash_mb: a.hash_mb,
-        table: TableKind::Atomic,
-        eval: Eval {
-            row: p.row,
-            mobility: p.mobility,
-        },
-        ..Config::default()
-    };
-    let tables = tables_for(rules, a.tables.as_deref(), a.tables.is_none(), usize::MAX)?;
-    let tables = tables.as_deref();
-    let go = |p: &Player| match p.limits(a) {
-        Limits { time: Some(t), .. } => format!("movetime {}", t.as_millis()),
-        l => format!("depth {}", l.depth.unwrap_or(DEFAULT_MATCH_DEPTH)),
-    };
-    let (go_a, go_b) = (go(&player_a), go(&player_b));
-    let pair = |(number, opening): (usize, &Opening<W>)| -> Result<PairResult> {
-        let pa = Searcher::<W>::new(*rules, config(&player_a));
-        let pb = Searcher::<W>::new(*rules, config(&player_b));
-        let mut ca = a
-            .a_cmd
-            .as_deref()
-            .map(|c| ExternalEngine::start(c, rules, a.hash_mb, player_a.threads))
-            .transpose()?;
-        let mut cb = a
-            .b_cmd
-            .as_deref()
-            .map(|c| ExternalEngine::start(c, rules, a.hash_mb, player_b.threads))
-            .transpose()?;
-        let mut game = |a_south: bool| -> Result<Played> {
-            let seat_a = match ca.as_mut() {
-                Some(c) => Seat::External(c, &go_a),
-                None => Seat::Engine(&pa, &limits_a),
-            };
-            let seat_b = match cb.as_mut() {
-                Some(c) => Seat::External(c, &go_b),
-                None => Seat::Engine(&pb, &limits_b),
-            };
-            let seats = if a_south {
-                [seat_a, seat_b]
-            } else {
-                [seat_b, seat_a]
-            };
-            play_game(rules, opening, seats, tables, a)
-        };
-        // A plays South, then North.
-        let mut first = game(true)?;
-        let second = game(false)?;
-        let name = |p: &Player, cmd: &Option<String>| {
-            let threads = match p.threads {
-                1 => String::new(),
-                n => format!(" threads {n}"),
-            };
-            match (cmd, p.depth) {
-                (Some(c), _) => format!("{c}{threads}"),
-                (None, Some(d)) => format!(
-                    "engine depth {d} row {} mobility {}{threads}",
-                    p.row, p.mobility
-                ),
-                (None, None) => format!(
-                    "engine {} ms row {} mobility {}{threads}",
-                    a.time_ms.unwrap_or(0),
-                    p.row,
-                    p.mobility
-                ),
-            }
-        };
-        let (na, nb) = (name(&player_a, &a.a_cmd), name(&player_b, &a.b_cmd));
-        let mut records = Vec::new();
-        for (k, (mut r, a_south)) in [(first.record, true), (second.record, false)]
-            .into_iter()
-            .enumerate()
-        {
-            (r.south, r.north) = if a_south {
-                (na.clone(), nb.clone())
-            } else {
-                (nb.clone(), na.clone())
-            };
-            r.match_name = Some("solve match".to_string());
-            r.round = Some((2 * number + k + 1) as u32);
-            records.push(r);
-        }
-        first.dumped.extend(second.dumped);
-        Ok((first.margin, -second.margin, first.dumped, records))
-    };
-    let openings = openings::<W>(rules, a)?;
-
-    let mut games = Trinomial::default();
-    let mut pairs = Pentanomial::default();
-    let mut results: Vec<PairResult> = Vec::new();
-    let mut llr = None;
+    threads: Option<usize>,
+    pair: &(dyn Fn((usize, &Opening<W>)) -> Result<PairResult> + Sync),
+) -> Result<Tally> {
+    let mut tally = Tally::default();
     let mut failure = None;
-    with_threads(a.threads, || {
+    with_threads(threads, || {
         use rayon::prelude::*;
         let batch = if sprt.is_some() {
             rayon::current_num_threads().max(1)
         } else {
             openings.len()
         };
-        'batches: for chunk in openings.chunks(batch) {
-            let first = results.len();
+        'batches: for chunk in openings.chunks(batch.max(1)) {
+            let first = tally.results.len();
             let played: Result<Vec<PairResult>> = chunk
                 .par_iter()
                 .enumerate()
@@ -635,13 +646,13 @@ fn match_sized<const W: usize>(
                     Outcome::from_margin(r.0.into()),
                     Outcome::from_margin(r.1.into()),
                 );
-                games.add(x);
-                games.add(y);
-                pairs.add_pair(x, y);
-                results.push(r);
+                tally.games.add(x);
+                tally.games.add(y);
+                tally.pairs.add_pair(x, y);
+                tally.results.push(r);
                 if let Some(s) = sprt {
-                    let l = s.llr_pentanomial(&pairs);
-                    llr = Some(l);
+                    let l = s.llr_pentanomial(&tally.pairs);
+                    tally.llr = Some(l);
                     if s.decide(l) != Decision::Continue {
                         break 'batches;
                     }
@@ -649,10 +660,15 @@ fn match_sized<const W: usize>(
             }
         }
     })?;
-
-    if let Some(e) = failure {
-        return Err(e);
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(tally),
     }
+}
+
+/// Writes the records of every game (`records`) and the dumped positions (`dump`), when
+/// asked.
+fn write_outputs(a: &MatchOptions, results: &[PairResult]) -> Result<()> {
     if let Some(dir) = &a.records {
         let all: Vec<Record> = results.iter().flat_map(|r| r.3.iter().cloned()).collect();
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -667,39 +683,84 @@ fn match_sized<const W: usize>(
             .collect();
         std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let margin: i64 = results.iter().map(|&(x, y, _, _)| (x + y) as i64).sum();
-    let n_games = 2 * results.len();
-    Ok(MatchReport {
-        games: n_games,
-        a: player_a,
-        b: player_b,
-        wins: games.wins,
-        draws: games.draws,
-        losses: games.losses,
-        score: games.score().unwrap_or(0.5),
-        mean_margin: margin as f64 / n_games as f64,
-        pairs: results.len(),
-        pentanomial: pairs.counts(),
-        pairs_win_loss: pairs.wl,
-        pairs_draw_draw: pairs.dd,
-        draw_ratio: games.draw_ratio().unwrap_or(0.0),
-        elo: pairs.elo().map(EloReport::from),
-        elo_trinomial: games.elo().map(EloReport::from),
-        pair_margin: MeanInterval::from_values(results.iter().map(|&(x, y, _, _)| (x + y) as f64))
+    Ok(())
+}
+
+/// Plays the match: the pairs ([`play_pairs`]), the files asked for, and the report.
+fn match_sized<const W: usize>(
+    rules: &Rules,
+    a: &MatchOptions,
+    sprt: Option<&Sprt>,
+) -> Result<MatchReport> {
+    let player = |row, mobility, depth: Option<u32>, threads, flag: &str| -> Result<Player> {
+        Ok(Player {
+            row,
+            mobility,
+            depth: a
+                .time_ms
+                .is_none()
+                .then(|| depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
+            threads: search_threads(Some(threads)).context(flag.to_string())?,
+        })
+    };
+    let player_a = player(a.a_row, a.a_mobility, a.a_depth, a.a_threads, "--a-threads")?;
+    let player_b = player(a.b_row, a.b_mobility, a.b_depth, a.b_threads, "--b-threads")?;
+    let ca = Contender::new(&player_a, a.a_cmd.as_deref(), a);
+    let cb = Contender::new(&player_b, a.b_cmd.as_deref(), a);
+    let tables = tables_for(rules, a.tables.as_deref(), a.tables.is_none(), usize::MAX)?;
+    let tables = tables.as_deref();
+    let openings = openings::<W>(rules, a)?;
+    let pair = |o: (usize, &Opening<W>)| play_pair(rules, a, (&ca, &cb), tables, o);
+    let tally = play_pairs(&openings, sprt, a.threads, &pair)?;
+    write_outputs(a, &tally.results)?;
+    Ok(MatchReport::of(player_a, player_b, &tally, sprt))
+}
+
+impl MatchReport {
+    /// The report of the pairs played.
+    fn of(a: Player, b: Player, tally: &Tally, sprt: Option<&Sprt>) -> Self {
+        let Tally {
+            games,
+            pairs,
+            results,
+            llr,
+        } = tally;
+        let margin: i64 = results.iter().map(|&(x, y, _, _)| (x + y) as i64).sum();
+        let n_games = 2 * results.len();
+        MatchReport {
+            games: n_games,
+            a,
+            b,
+            wins: games.wins,
+            draws: games.draws,
+            losses: games.losses,
+            score: games.score().unwrap_or(0.5),
+            mean_margin: margin as f64 / n_games as f64,
+            pairs: results.len(),
+            pentanomial: pairs.counts(),
+            pairs_win_loss: pairs.wl,
+            pairs_draw_draw: pairs.dd,
+            draw_ratio: games.draw_ratio().unwrap_or(0.0),
+            elo: pairs.elo().map(EloReport::from),
+            elo_trinomial: games.elo().map(EloReport::from),
+            pair_margin: MeanInterval::from_values(
+                results.iter().map(|&(x, y, _, _)| (x + y) as f64),
+            )
             .map(MeanReport::from),
-        sprt: sprt.map(|s| {
-            let llr = llr.unwrap_or(0.0);
-            SprtReport {
-                elo0: s.elo0(),
-                elo1: s.elo1(),
-                alpha: s.alpha(),
-                beta: s.beta(),
-                model: s.model().name(),
-                llr,
-                lower_bound: s.lower_bound(),
-                upper_bound: s.upper_bound(),
-                decision: s.decide(llr).name(),
-            }
-        }),
-    })
+            sprt: sprt.map(|s| {
+                let llr = llr.unwrap_or(0.0);
+                SprtReport {
+                    elo0: s.elo0(),
+                    elo1: s.elo1(),
+                    alpha: s.alpha(),
+                    beta: s.beta(),
+                    model: s.model().name(),
+                    llr,
+                    lower_bound: s.lower_bound(),
+                    upper_bound: s.upper_bound(),
+                    decision: s.decide(llr).name(),
+                }
+            }),
+        }
+    }
 }

@@ -885,9 +885,7 @@ fn run_proofs<const W: usize>(
 fn certificate_roots<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
-    (threshold, outcome): (Option<(i32, bool)>, std::result::Result<i32, (i32, i32)>),
-    best: Option<Move>,
-    moves: Option<&[(Child<W>, i32)]>,
+    (threshold, outcome, best, moves): Proven<'_, W>,
 ) -> Option<Vec<Root<W>>> {
     match (threshold, outcome) {
         (Some((t, holds)), _) => {
@@ -939,10 +937,10 @@ fn certificate_of<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
     run: &Run,
-    (threshold, outcome, best, moves): Proven<'_, W>,
+    found: Proven<'_, W>,
     path: &Path,
 ) -> Result<Option<CertificateReport>> {
-    let Some(roots) = certificate_roots(rules, p, (threshold, outcome), best, moves) else {
+    let Some(roots) = certificate_roots(rules, p, found) else {
         return Ok(None);
     };
     let probe = run

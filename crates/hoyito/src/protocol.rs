@@ -337,34 +337,10 @@ impl<const W: usize> Engine<W> {
             .filter(|c| c.is_alphanumeric())
             .flat_map(char::to_lowercase)
             .collect();
-        let r = settings.rules;
         let rules = match key.as_str() {
-            "variant" => value
-                .parse::<Variant>()
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    Rules::new(v, r.holes(), r.seeds(), r.last_four(), r.capture_side())
-                        .map_err(|e| e.to_string())
-                }),
-            "holes" | "seeds" => match value.parse::<usize>() {
-                Ok(n) if key == "holes" => r.with_holes(n).map_err(|e| e.to_string()),
-                Ok(n) => r.with_seeds(n).map_err(|e| e.to_string()),
-                Err(_) => Err(format!("'{value}' is not a number")),
-            },
-            "lastfour" => value
-                .parse::<LastFour>()
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    Rules::new(r.variant(), r.holes(), r.seeds(), v, r.capture_side())
-                        .map_err(|e| e.to_string())
-                }),
-            "captureside" => value
-                .parse::<CaptureSide>()
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    Rules::new(r.variant(), r.holes(), r.seeds(), r.last_four(), v)
-                        .map_err(|e| e.to_string())
-                }),
+            "variant" | "holes" | "seeds" | "lastfour" | "captureside" => {
+                rules_with(settings.rules, &key, &value)
+            }
             "threads" => {
                 match value.parse::<usize>() {
                     Ok(n) if (1..=MAX_THREADS).contains(&n) => {
@@ -549,6 +525,31 @@ impl<const W: usize> Engine<W> {
             self.searching.store(false, Ordering::Release);
             self.out.error("the search thread has stopped");
         }
+    }
+}
+
+/// The rules `r` with the rule option `key` (`variant`, `holes`, `seeds`, `lastfour` or
+/// `captureside`, as [`Engine::setoption`] spells it) set to `value`.
+fn rules_with(r: Rules, key: &str, value: &str) -> std::result::Result<Rules, String> {
+    let rules = |v, s, l, c| Rules::new(v, r.holes(), s, l, c).map_err(|e| e.to_string());
+    match key {
+        "variant" => value
+            .parse::<Variant>()
+            .map_err(|e| e.to_string())
+            .and_then(|v| rules(v, r.seeds(), r.last_four(), r.capture_side())),
+        "holes" | "seeds" => match value.parse::<usize>() {
+            Ok(n) if key == "holes" => r.with_holes(n).map_err(|e| e.to_string()),
+            Ok(n) => r.with_seeds(n).map_err(|e| e.to_string()),
+            Err(_) => Err(format!("'{value}' is not a number")),
+        },
+        "lastfour" => value
+            .parse::<LastFour>()
+            .map_err(|e| e.to_string())
+            .and_then(|v| rules(r.variant(), r.seeds(), v, r.capture_side())),
+        _ => value
+            .parse::<CaptureSide>()
+            .map_err(|e| e.to_string())
+            .and_then(|v| rules(r.variant(), r.seeds(), r.last_four(), v)),
     }
 }
 

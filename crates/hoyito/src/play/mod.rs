@@ -566,66 +566,14 @@ fn play_sized<const W: usize>(
             records.push(played.record);
             None
         }
-        Some(n) => {
-            let mut tally = Tally {
-                rounds: n,
-                winner: "*".to_string(),
-                ..Tally::default()
-            };
-            let name = format!("match of {n} rounds, {}", setup.date);
-            let mut previous: Option<Winner> = None;
-            for round in 1..=n {
-                // Rounds 1 and 2, and a round after a draw: to the capturer; else to the
-                // previous round's winner.
-                let last_four = match (round, previous) {
-                    (3.., Some(Winner::Side(Side::South))) => LastFour::South,
-                    (3.., Some(Winner::Side(Side::North))) => LastFour::North,
-                    _ => LastFour::Capturer,
-                };
-                let r = Rules::new(
-                    rules.variant(),
-                    rules.holes(),
-                    rules.seeds(),
-                    last_four,
-                    rules.capture_side(),
-                )?;
-                let mut start = Position::<W>::start(&r)?;
-                if round % 2 == 0 {
-                    start = start.with_side_flipped();
-                }
-                out.say(&format!(
-                    "\nround {round} of {n}: {} starts, last four to {}\n",
-                    side_name(start.side_to_move()),
-                    match last_four {
-                        LastFour::Capturer => "the capturer".to_string(),
-                        LastFour::South => "South (won the previous round)".to_string(),
-                        LastFour::North => "North (won the previous round)".to_string(),
-                    }
-                ));
-                let mut eng = engine::<W>(&r, a, setup, a.seed.wrapping_add(round as u64))?;
-                let played = one_game(
-                    Game::new(r, start),
-                    Vec::new(),
-                    &mut eng,
-                    a,
-                    setup,
-                    out,
-                    input,
-                    &records,
-                    Some(name.clone()),
-                    Some(round),
-                );
-                previous = played.record.winner();
-                tally.add(&played.record);
-                records.push(played.record);
-                write_all(&setup.path, &records)?;
-                out.say(&format!("match {tally}\n"));
-                if played.quit {
-                    break;
-                }
-            }
-            Some(tally)
-        }
+        Some(n) => Some(play_rounds::<W>(
+            rules,
+            n,
+            a,
+            setup,
+            (input, out),
+            &mut records,
+        )?),
     };
     write_all(&setup.path, &records)?;
     Ok(PlayReport {
@@ -633,6 +581,76 @@ fn play_sized<const W: usize>(
         games: records.iter().map(GameReport::of).collect(),
         tally,
     })
+}
+
+/// Plays a Hoyito III match of `n` rounds from the standard start (RULES.md, "Matches of
+/// rounds"), writing the records after each round into `records` and the record file.
+fn play_rounds<const W: usize>(
+    rules: &Rules,
+    n: u32,
+    a: &PlayOptions,
+    setup: &Setup,
+    (input, out): (&mut Input, &mut Out),
+    records: &mut Vec<Record>,
+) -> Result<Tally> {
+    let mut tally = Tally {
+        rounds: n,
+        winner: "*".to_string(),
+        ..Tally::default()
+    };
+    let name = format!("match of {n} rounds, {}", setup.date);
+    let mut previous: Option<Winner> = None;
+    for round in 1..=n {
+        // Rounds 1 and 2, and a round after a draw: to the capturer; else to the
+        // previous round's winner.
+        let last_four = match (round, previous) {
+            (3.., Some(Winner::Side(Side::South))) => LastFour::South,
+            (3.., Some(Winner::Side(Side::North))) => LastFour::North,
+            _ => LastFour::Capturer,
+        };
+        let r = Rules::new(
+            rules.variant(),
+            rules.holes(),
+            rules.seeds(),
+            last_four,
+            rules.capture_side(),
+        )?;
+        let mut start = Position::<W>::start(&r)?;
+        if round % 2 == 0 {
+            start = start.with_side_flipped();
+        }
+        out.say(&format!(
+            "\nround {round} of {n}: {} starts, last four to {}\n",
+            side_name(start.side_to_move()),
+            match last_four {
+                LastFour::Capturer => "the capturer".to_string(),
+                LastFour::South => "South (won the previous round)".to_string(),
+                LastFour::North => "North (won the previous round)".to_string(),
+            }
+        ));
+        let mut eng = engine::<W>(&r, a, setup, a.seed.wrapping_add(round as u64))?;
+        let played = one_game(
+            Game::new(r, start),
+            Vec::new(),
+            &mut eng,
+            a,
+            setup,
+            out,
+            input,
+            records,
+            Some(name.clone()),
+            Some(round),
+        );
+        previous = played.record.winner();
+        tally.add(&played.record);
+        records.push(played.record);
+        write_all(&setup.path, records)?;
+        out.say(&format!("match {tally}\n"));
+        if played.quit {
+            break;
+        }
+    }
+    Ok(tally)
 }
 
 fn write_all(path: &Path, records: &[Record]) -> Result<()> {
