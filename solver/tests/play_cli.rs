@@ -921,3 +921,30 @@ fn hint_at_the_start_gives_the_books_proven_value() {
         "{out}"
     );
 }
+
+/// The tally of a match is said once at its end: the transcript's last round already says
+/// it, and the closing report does not repeat it.
+#[test]
+fn a_match_tally_is_said_once_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("match.txt");
+    let args = [
+        "--variant",
+        "hoyito3",
+        "--match",
+        "2",
+        "--south",
+        "random",
+        "--north",
+        "random",
+        "--record",
+        rec.to_str().unwrap(),
+    ];
+    let (ok, out, err) = play_in(dir.path(), &args, "");
+    assert!(ok, "{err}");
+    let last = out
+        .lines()
+        .filter(|l| l.starts_with("match after 2 of 2 rounds"))
+        .count();
+    assert_eq!(last, 1, "{out}");
+}

@@ -525,3 +525,29 @@ fn best_all_moves_at_a_depth_keeps_to_it_when_the_main_search_is_exact() {
         "{v}"
     );
 }
+
+/// A proven value is the same whatever the run: no "another run may give another move" for
+/// an exact answer, and a book answer says where it came from instead of "0 nodes".
+#[test]
+fn exact_answers_do_not_say_another_run_may_differ() {
+    let (ok, text, _) = run(&["best", "--threads", "2", "4,0,1,0,0,1/0,0,0,0,1,1 S"]);
+    assert!(ok && text.contains("(exact)"), "{text}");
+    assert!(!text.contains("another run may"), "{text}");
+    let (ok, text, _) = run(&["best"]);
+    assert!(ok && text.contains("best move 1, score -28 (exact)"), "{text}");
+    assert!(!text.contains("0 nodes"), "{text}");
+    assert!(text.contains("from the opening book"), "{text}");
+}
+
+/// Each limit is named in its own message.
+#[test]
+fn a_zero_limit_is_named_alone() {
+    let (ok, _, err) = run(&["best", "--time-ms", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--time-ms must be at least 1"), "{err}");
+    assert!(!err.contains("--nodes"), "{err}");
+    let (ok, _, err) = run(&["best", "--nodes", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--nodes must be at least 1"), "{err}");
+    assert!(!err.contains("--time-ms"), "{err}");
+}

@@ -75,6 +75,26 @@ fn build_probe_info_verify() {
     assert_eq!(streamed.len(), 2);
     assert_eq!(streamed[0]["value"], 8);
 
+    // A bad line of standard input is named by its number, after the good ones are answered.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["tables", "--dir", d, "probe", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{p}\n\n0,0,0,0,0,1/3,0,0,0 S\n{p}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert_eq!(lines(&String::from_utf8(out.stdout).unwrap()).len(), 1);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("standard input line 3"), "{err}");
+
     let verified = lines(&ok(&["tables", "--dir", d, "verify", "--json"]));
     assert_eq!(verified[0]["failed"], serde_json::json!([]));
     assert_eq!(verified[0]["checked"], 75582);

@@ -210,7 +210,8 @@ impl fmt::Display for Analysis {
         let exact = if self.exact { " (exact)" } else { "" };
         writeln!(f, "{}", self.position)?;
         writeln!(f, "search: {}", self.mode)?;
-        if !self.repeatable {
+        // A proven value is the same whatever the run.
+        if !self.repeatable && !self.exact {
             writeln!(
                 f,
                 "{} thread(s): another run may search other nodes and give another move \
@@ -248,6 +249,13 @@ impl fmt::Display for Analysis {
             )?;
         } else if !self.exact && (lower > -n || upper < n) {
             writeln!(f, "proven bounds {lower} ..= {upper}")?;
+        }
+        if self.source == Source::Book {
+            return writeln!(
+                f,
+                "from the opening book: proven, no search ({:.3} s)",
+                self.seconds
+            );
         }
         let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
         writeln!(f, "depth {}, pv {}", self.depth, pv.join(" "))?;
@@ -360,8 +368,11 @@ pub fn analyse_watched(
     if a.depth == Some(0) {
         bail!("--depth must be at least 1");
     }
-    if a.nodes == Some(0) || a.time_ms == Some(0) {
-        bail!("--nodes and --time-ms must be at least 1");
+    if a.nodes == Some(0) {
+        bail!("--nodes must be at least 1");
+    }
+    if a.time_ms == Some(0) {
+        bail!("--time-ms must be at least 1");
     }
     let answer = dispatch!(rules, best_sized(rules, d, a, watchdog));
     // The analysis answers now, with its report or its error.

@@ -384,12 +384,13 @@ fn probe(rules_args: &RuleArgs, dir: &Path, json: bool, a: &ProbeArgs) -> Result
         emit(&endgame::probe(&tables, p)?, json)?;
     }
     if from_stdin {
-        for line in std::io::stdin().lock().lines() {
+        for (k, line) in std::io::stdin().lock().lines().enumerate() {
             let line = line.context("reading standard input")?;
             if line.trim().is_empty() {
                 continue;
             }
-            emit(&endgame::probe(&tables, &parse(&line)?)?, json)?;
+            let p = parse(&line).with_context(|| format!("standard input line {}", k + 1))?;
+            emit(&endgame::probe(&tables, &p)?, json)?;
         }
     }
     Ok(())

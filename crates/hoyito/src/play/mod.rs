@@ -259,10 +259,8 @@ pub struct PlayReport {
 }
 
 impl fmt::Display for PlayReport {
+    /// The text closes the transcript, whose last round already gave the match's tally.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(t) = &self.tally {
-            writeln!(f, "match {t}")?;
-        }
         writeln!(f, "record written to {}", self.record)
     }
 }
