@@ -551,3 +551,25 @@ fn a_zero_limit_is_named_alone() {
     assert!(err.contains("--nodes must be at least 1"), "{err}");
     assert!(!err.contains("--time-ms"), "{err}");
 }
+
+/// The start of every seed count is answered from its proof at once (no 3-second search),
+/// and the answer says where its certificate is, wherever `solve` runs.
+#[test]
+fn every_seed_count_start_is_answered_from_its_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["--seeds", "3", "best", "--json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["score"].as_i64(), v["move"].as_u64()), (Some(28), Some(2)), "{v}");
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["source"], "book");
+    assert_eq!(v["nodes"], 0);
+    let mode = v["mode"].as_str().unwrap();
+    assert!(mode.contains("data/proofs/hoyito2-seeds3.cert of the source repository"), "{mode}");
+    let v = json(&["--variant", "hoyito3", "--seeds", "8", "best"]);
+    assert_eq!((v["score"].as_i64(), v["source"].as_str()), (Some(-96), Some("book")));
+}

@@ -792,7 +792,8 @@ fn from_book<const W: usize>(
         position: p.to_string(),
         source: Source::Book,
         mode: format!(
-            "opening book: proven, certificate {} (solve check-proof)",
+            "opening book: proven; the certificate is {} of the source repository (solve \
+             check-proof checks it)",
             e.certificate
         ),
         threads: 1,

@@ -17,6 +17,47 @@ use serde::Deserialize;
 
 const BOOK: &str = include_str!("../../../data/book/book.jsonl");
 
+/// The proven starts of every seed count (`data/proofs/seed-counts.jsonl`).
+const SEED_COUNTS: &str = include_str!("../../../data/proofs/seed-counts.jsonl");
+
+/// One line of the seed counts' results: a 2x6 start and its proven value.
+#[derive(Deserialize)]
+struct SeedCount {
+    /// The variant, `hoyito2` or `hoyito3`.
+    rules: String,
+    holes: usize,
+    seeds: usize,
+    /// Absent on a line that only points elsewhere (the 4-seed starts are in the book).
+    last_four: Option<String>,
+    capture_side: Option<String>,
+    /// The proven value for South, who moves first.
+    value: Option<i32>,
+    best_move: Option<u8>,
+    certificate: Option<Certificate>,
+}
+
+impl SeedCount {
+    /// The entry of this line, if it is proven and its start is `p` under `rules`.
+    fn entry<const W: usize>(self, rules: &Rules, p: &Position<W>) -> Option<Entry> {
+        let r = Rules::new(
+            self.rules.parse().ok()?,
+            self.holes,
+            self.seeds,
+            self.last_four?.parse().ok()?,
+            self.capture_side?.parse().ok()?,
+        )
+        .ok()?;
+        let start = Position::<W>::start(&r).ok()?;
+        (r == *rules && board(&start) == board(p)).then_some(())?;
+        Some(Entry {
+            value: self.value?,
+            best: self.best_move,
+            plies: 0,
+            certificate: self.certificate?.file,
+        })
+    }
+}
+
 /// One line of the book.
 #[derive(Deserialize)]
 struct Line {
@@ -58,7 +99,8 @@ pub fn lookup<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<Entry> {
         return None;
     }
     let (want_rules, want) = (rules_line(rules), board(p));
-    BOOK.lines()
+    let book = BOOK
+        .lines()
         .filter_map(|l| serde_json::from_str::<Line>(l).ok())
         .filter(|l| l.rules == want_rules && l.board == want)
         .find_map(|l| {
@@ -68,7 +110,13 @@ pub fn lookup<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<Entry> {
                 plies: l.plies,
                 certificate: l.certificate?.file,
             })
-        })
+        });
+    book.or_else(|| {
+        SEED_COUNTS
+            .lines()
+            .filter_map(|l| serde_json::from_str::<SeedCount>(l).ok())
+            .find_map(|l| l.entry(rules, p))
+    })
 }
 
 #[cfg(test)]
@@ -90,5 +138,28 @@ mod tests {
             }
         }
         assert!(proven > 0);
+    }
+
+    /// The start of every seed count the rules allow is in the book, in both variants, with
+    /// the value its certificate proves.
+    #[test]
+    fn every_seed_count_start_is_in_the_book() {
+        for variant in ["hoyito2", "hoyito3"] {
+            for seeds in 1..=8 {
+                let rules = Rules::new(
+                    variant.parse().unwrap(),
+                    6,
+                    seeds,
+                    hoyito_rules::LastFour::Capturer,
+                    hoyito_rules::CaptureSide::Any,
+                )
+                .unwrap();
+                let start = Position::<2>::start(&rules).unwrap();
+                let e = lookup(&rules, &start)
+                    .unwrap_or_else(|| panic!("{variant} with {seeds} seeds a hole"));
+                assert!(e.certificate.ends_with(".cert"), "{e:?}");
+                assert!(e.best.is_some_and(|m| (1..=6).contains(&m)), "{e:?}");
+            }
+        }
     }
 }
