@@ -534,7 +534,10 @@ fn exact_answers_do_not_say_another_run_may_differ() {
     assert!(ok && text.contains("(exact)"), "{text}");
     assert!(!text.contains("another run may"), "{text}");
     let (ok, text, _) = run(&["best"]);
-    assert!(ok && text.contains("best move 1, score -28 (exact)"), "{text}");
+    assert!(
+        ok && text.contains("best move 1, score -28 (exact)"),
+        "{text}"
+    );
     assert!(!text.contains("0 nodes"), "{text}");
     assert!(text.contains("from the opening book"), "{text}");
 }
@@ -564,12 +567,22 @@ fn every_seed_count_start_is_answered_from_its_proof() {
         .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["score"].as_i64(), v["move"].as_u64()), (Some(28), Some(2)), "{v}");
+    assert_eq!(
+        (v["score"].as_i64(), v["move"].as_u64()),
+        (Some(28), Some(2)),
+        "{v}"
+    );
     assert_eq!(v["exact"], true);
     assert_eq!(v["source"], "book");
     assert_eq!(v["nodes"], 0);
     let mode = v["mode"].as_str().unwrap();
-    assert!(mode.contains("data/proofs/hoyito2-seeds3.cert of the source repository"), "{mode}");
+    assert!(
+        mode.contains("data/proofs/hoyito2-seeds3.cert of the source repository"),
+        "{mode}"
+    );
     let v = json(&["--variant", "hoyito3", "--seeds", "8", "best"]);
-    assert_eq!((v["score"].as_i64(), v["source"].as_str()), (Some(-96), Some("book")));
+    assert_eq!(
+        (v["score"].as_i64(), v["source"].as_str()),
+        (Some(-96), Some("book"))
+    );
 }

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use hoyito_rules::{
-    parse_move, CaptureSide, Diagram, Game, LastFour, Position, Position12, Rules, Variant,
+    parse_move, CaptureSide, Diagram, Game, LastFour, Move, Position, Position12, Rules, Variant,
 };
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
 use hoyito_tables::Tables;
@@ -639,6 +639,12 @@ struct WatchState {
     halt: Arc<AtomicBool>,
     /// When the watchdog saw `stop` during it.
     stopped_at: Option<Instant>,
+    /// When it started: an answer with no finished iteration waits [`NO_MOVE_GRACE`] after
+    /// this too, so that the search has time to name its fallback.
+    started: Option<Instant>,
+    /// The move to answer when no iteration has finished, and where it came from: the
+    /// opening book's, or the first legal move (none: not known yet, or no move).
+    fallback: Option<(Move, &'static str)>,
     /// Its last finished iteration and the bounds told before it.
     last: Option<(SearchResult, (i32, i32))>,
     /// Whether its answer has been given.
@@ -668,12 +674,19 @@ impl Watch {
             deadline,
             halt: halt.clone(),
             stopped_at: None,
+            started: Some(Instant::now()),
+            fallback: None,
             last: None,
             given: false,
             quit: false,
         };
         self.wake.notify_all();
         halt
+    }
+
+    /// The move to answer with if no iteration finishes in time.
+    fn fallback(&self, m: Option<(Move, &'static str)>) {
+        self.lock().fallback = m;
     }
 
     /// An iteration finished: told unless the answer was given, and kept.
@@ -698,7 +711,8 @@ impl Watch {
         let mut w = self.lock();
         if !w.given {
             w.given = true;
-            answer(&self.out, Some((r, told)), None, searching);
+            let fallback = w.fallback.map(|(m, _)| m);
+            answer(&self.out, Some((r, told)), None, fallback, searching);
         }
     }
 
@@ -730,21 +744,26 @@ impl Watch {
                 None => NO_MOVE_GRACE,
             };
             let late = |t: Option<Instant>| t.is_some_and(|t| now >= t + grace);
-            if late(w.deadline) || late(w.stopped_at) {
+            // With no iteration finished, the search also gets the grace from its start, to
+            // name its fallback move.
+            let begun = w.last.is_some() || late(w.started);
+            if begun && (late(w.deadline) || late(w.stopped_at)) {
                 w.halt.store(true, Ordering::Relaxed);
                 w.given = true;
-                let note = match &w.last {
-                    Some(_) => {
-                        "answered from the last finished iteration: the search had not \
-                         returned (a long relay sowing cannot be interrupted)"
+                let note = match (&w.last, w.fallback) {
+                    (Some(_), _) => "answered from the last finished iteration: the search had \
+                         not returned (a long relay sowing cannot be interrupted)"
+                        .to_string(),
+                    (None, Some((_, source))) => {
+                        format!("answered with {source}: no iteration of the search had finished")
                     }
-                    None => {
-                        "no move: the search had not returned one (a long relay sowing, as \
-                         in generating this position's moves, cannot be interrupted)"
-                    }
+                    (None, None) => "no move: the search had not returned one (a long relay \
+                         sowing, as in generating this position's moves, cannot be interrupted)"
+                        .to_string(),
                 };
                 let last = w.last.as_ref().map(|(r, t)| (r, *t));
-                answer(&self.out, last, Some(note), searching);
+                let fallback = w.fallback.map(|(m, _)| m);
+                answer(&self.out, last, Some(&note), fallback, searching);
                 continue;
             }
             w = self
@@ -762,6 +781,7 @@ fn answer(
     out: &Output,
     result: Option<(&SearchResult, (i32, i32))>,
     note: Option<&str>,
+    fallback: Option<Move>,
     searching: &AtomicBool,
 ) {
     if let Some(note) = note {
@@ -771,7 +791,7 @@ fn answer(
         out.say(&info(r, told));
     }
     searching.store(false, Ordering::Release);
-    out.say(&match result.and_then(|(r, _)| r.best) {
+    out.say(&match result.and_then(|(r, _)| r.best).or(fallback) {
         Some(m) => format!("bestmove {m}"),
         None => "bestmove none".to_string(),
     });
@@ -804,6 +824,15 @@ fn search<const W: usize>(
     }
     let seeds = go.position.seeds_on_board() as i32;
     let halt = watch.start(deadline);
+    // The move to answer with should no iteration finish in time: the book's, else the first
+    // legal move (generating the moves may itself take long: the watchdog then answers
+    // without one).
+    let fallback = match crate::book::lookup(s.rules(), &go.position).and_then(|e| e.best) {
+        Some(m) => Some((Move(m), "the opening book's move")),
+        None => (go.position.moves(s.rules()).children().first())
+            .map(|c| (c.mv, "the first legal move")),
+    };
+    watch.fallback(fallback);
     // The bounds last told, to say which one an exact search just moved.
     let told = Mutex::new((-seeds, seeds));
     let r = s.search_controlled(&go.position, &limits, &halt, &|i| {
@@ -830,13 +859,21 @@ fn info(r: &SearchResult, told: (i32, i32)) -> String {
         format!("score {} lowerbound", r.lower)
     } else if r.upper < told.1 && r.lower < r.upper && r.lower == told.0 {
         format!("score {} upperbound", r.upper)
+    } else if r.depth == 0 {
+        // No iteration finished and no bound moved: there is no score to give.
+        String::new()
     } else {
         format!("score {}", r.score)
+    };
+    let score = if score.is_empty() {
+        score
+    } else {
+        format!(" {score}")
     };
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     let ms = (r.seconds * 1000.0) as u64;
     format!(
-        "info depth {} {score} nodes {} nps {} time {ms}{}{}",
+        "info depth {}{score} nodes {} nps {} time {ms}{}{}",
         r.depth,
         r.nodes,
         (r.nodes as f64 / r.seconds.max(1e-6)) as u64,
