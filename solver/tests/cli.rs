@@ -286,3 +286,12 @@ fn completions_and_the_manual_are_made_from_the_command_line_definition() {
     assert!(text.contains("check\\-proof"));
     fails(&["completions", "tcsh"], "tcsh");
 }
+
+#[test]
+fn a_move_number_too_large_for_any_type_is_named_as_typed() {
+    let err = fails(&["apply", "start", "99999999999999999999"], "out of range");
+    assert!(
+        err.contains("move 99999999999999999999 is out of range: holes are numbered 1 to 6"),
+        "{err}"
+    );
+}

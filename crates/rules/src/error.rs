@@ -177,6 +177,13 @@ pub enum PlayError {
         /// Holes per row.
         holes: usize,
     },
+    /// A move given as text is a number too large for any hole, or for a machine word.
+    NumberTooLarge {
+        /// The number as typed.
+        text: String,
+        /// Holes per row.
+        holes: usize,
+    },
     /// The hole is empty.
     EmptyHole(usize),
     /// The sowing from that hole never ends, which makes the move illegal.
@@ -194,6 +201,12 @@ impl fmt::Display for PlayError {
                 write!(
                     f,
                     "move {hole} is out of range: holes are numbered 1 to {holes}"
+                )
+            }
+            PlayError::NumberTooLarge { text, holes } => {
+                write!(
+                    f,
+                    "move {text} is out of range: holes are numbered 1 to {holes}"
                 )
             }
             PlayError::EmptyHole(h) => write!(f, "move {h} is illegal: the hole is empty"),

@@ -184,8 +184,8 @@ pub fn parse_move(text: &str, holes: usize) -> Result<crate::Move, crate::PlayEr
     match t.parse::<usize>() {
         Ok(v) if (1..=holes).contains(&v) => Ok(crate::Move(v as u8)),
         Ok(v) => Err(crate::PlayError::OutOfRange { hole: v, holes }),
-        Err(_) => Err(crate::PlayError::OutOfRange {
-            hole: usize::MAX,
+        Err(_) => Err(crate::PlayError::NumberTooLarge {
+            text: t.to_string(),
             holes,
         }),
     }
