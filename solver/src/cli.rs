@@ -851,9 +851,18 @@ pub struct ReviewArgs {
     /// Which game of the file, from 1.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub game: usize,
-    /// Prove every value (slow on full boards).
+    /// Prove every value (slow on full boards: see --ply-ms).
     #[arg(long, conflicts_with_all = ["time_ms", "depth"])]
     pub exact: bool,
+    /// With --exact, the milliseconds each ply's proofs may take, all its moves together; a
+    /// move not proven within its share is valued by the search so far and marked heuristic.
+    #[arg(
+        long = "ply-ms",
+        value_name = "MS",
+        requires = "exact",
+        allow_negative_numbers = true
+    )]
+    pub ply_ms: Option<u64>,
     /// Search each position for this many milliseconds.
     #[arg(
         long = "time-ms",

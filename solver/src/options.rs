@@ -80,6 +80,7 @@ impl From<&ReviewArgs> for ReviewOptions {
             file: a.file.clone(),
             game: a.game,
             exact: a.exact,
+            ply_ms: a.ply_ms,
             time_ms: a.time_ms,
             depth: a.depth,
             tables: a.tables.clone(),

@@ -314,3 +314,55 @@ fn a_bad_svg_path_is_refused_before_the_review() {
     }
     assert!(!missing.exists());
 }
+
+/// An exact review of a whole game keeps to its budget a ply and says how far it is: a
+/// move not proven within its share is marked heuristic, and a line a ply goes to stderr
+/// (SOLVE_PROGRESS_EVERY=0).
+#[test]
+fn an_exact_review_of_a_whole_game_keeps_a_budget_and_shows_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("game.txt");
+    play(
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "engine",
+            "--depth",
+            "2",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        "",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args([
+            "review",
+            rec.to_str().unwrap(),
+            "--exact",
+            "--ply-ms",
+            "20",
+            "--json",
+        ])
+        .env("SOLVE_PROGRESS_EVERY", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let plies = v["plies"].as_array().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    let n = plies.len();
+    assert!(n > 20, "{v}");
+    assert!(err.contains(&format!("reviewing ply 1 of {n}")), "{err}");
+    assert!(err.contains(&format!("reviewing ply {n} of {n}")), "{err}");
+    // The opening plies of a full board are not proven in 20 ms.
+    assert_eq!(plies[0]["exact"], false, "{v}");
+    assert!(
+        v["mode"].as_str().unwrap().contains("at most 20 ms a ply"),
+        "{v}"
+    );
+}

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Game, Note, Position, Record, Side};
@@ -24,6 +25,10 @@ pub struct ReviewOptions {
     pub game: usize,
     /// Prove every value.
     pub exact: bool,
+    /// With `exact`, the milliseconds each ply's proofs may take, all its moves together; a
+    /// move not proven within its share is valued by the search so far, marked heuristic
+    /// (`None`: no limit).
+    pub ply_ms: Option<u64>,
     /// Search each position for this many milliseconds.
     pub time_ms: Option<u64>,
     /// Search each position to this depth (`None`: 10 when no other limit is given).
@@ -44,6 +49,7 @@ impl Default for ReviewOptions {
             file: PathBuf::new(),
             game: 1,
             exact: false,
+            ply_ms: None,
             time_ms: None,
             depth: None,
             tables: None,
@@ -204,11 +210,23 @@ impl fmt::Display for ReviewReport {
 
 /// Reviews a recorded game.
 pub fn review(record: &Record, a: &ReviewOptions) -> Result<ReviewReport> {
+    review_with_progress(record, a, &|_, _| {})
+}
+
+/// [`review`], telling `progress` the ply about to be reviewed and the plies in all.
+pub fn review_with_progress(
+    record: &Record,
+    a: &ReviewOptions,
+    progress: &dyn Fn(usize, usize),
+) -> Result<ReviewReport> {
     // A file that cannot be written is said before the review's searches, not after.
     if let Some(path) = &a.output {
         writable("-o", path)?;
     }
-    dispatch!(record.rules, review_sized(record, a))
+    if a.ply_ms == Some(0) {
+        bail!("--ply-ms must be at least 1");
+    }
+    dispatch!(record.rules, review_sized(record, a, progress))
 }
 
 impl ReviewReport {
@@ -223,7 +241,11 @@ impl ReviewReport {
     }
 }
 
-fn review_sized<const W: usize>(record: &Record, a: &ReviewOptions) -> Result<ReviewReport> {
+fn review_sized<const W: usize>(
+    record: &Record,
+    a: &ReviewOptions,
+    progress: &dyn Fn(usize, usize),
+) -> Result<ReviewReport> {
     let rules = record.rules;
     let game: Game<W> = record.game()?;
     let seeds = rules.holes() * 2 * rules.seeds();
@@ -242,7 +264,16 @@ fn review_sized<const W: usize>(record: &Record, a: &ReviewOptions) -> Result<Re
         None => searcher,
     };
     let (limits, mode) = if a.exact {
-        (Limits::exact(), "exact".to_string())
+        match a.ply_ms {
+            Some(ms) => (
+                Limits {
+                    time: Some(Duration::from_millis(ms)),
+                    ..Limits::exact()
+                },
+                format!("exact, at most {ms} ms a ply"),
+            ),
+            None => (Limits::exact(), "exact".to_string()),
+        }
     } else if let Some(t) = a.time_ms {
         (Limits::time_ms(t), format!("{t} ms a move searched"))
     } else {
@@ -255,7 +286,9 @@ fn review_sized<const W: usize>(record: &Record, a: &ReviewOptions) -> Result<Re
         mode
     };
     let mut plies = Vec::new();
+    let n = record.plies.len();
     for (i, (p, ply)) in game.positions().iter().zip(&record.plies).enumerate() {
+        progress(i + 1, n);
         plies.push(review_ply(&searcher, p, ply, i + 1, &limits, table_seeds));
     }
     let sides = [Side::South, Side::North].map(|s| side_review(&plies, s));
@@ -330,7 +363,14 @@ fn review_ply<const W: usize>(
     table_seeds: u32,
 ) -> PlyReview {
     let in_tables = p.seeds_on_board() <= table_seeds;
-    let limits = if in_tables { Limits::exact() } else { *limits };
+    let mut limits = if in_tables { Limits::exact() } else { *limits };
+    // An exact review's time is the ply's: each move gets an even share of it.
+    if limits.is_exact() {
+        if let Some(t) = limits.time {
+            let moves = p.moves(searcher.rules()).len().max(1) as u32;
+            limits.time = Some((t / moves).max(Duration::from_millis(1)));
+        }
+    }
     let values = searcher.analyse_moves(p, &limits);
     // The first of the best moves; a record's move is legal, so the list is not empty.
     let (best, value) = values

@@ -2,14 +2,17 @@
 //! graph drawn as SVG with `--svg` (drawing is the front's).
 
 use std::fmt::Write as _;
+use std::io::IsTerminal as _;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use hoyito::review::{review, writable, ReviewOptions, ReviewReport};
+use hoyito::review::{review_with_progress, writable, ReviewOptions, ReviewReport};
 use hoyito::setup::record_game;
 use hoyito::Record;
 
 use crate::cli::ReviewArgs;
-use crate::common::emit;
+use crate::common::{emit, progress_every};
 
 /// `solve review FILE`.
 pub fn run(json: bool, a: &ReviewArgs) -> Result<()> {
@@ -18,7 +21,30 @@ pub fn run(json: bool, a: &ReviewArgs) -> Result<()> {
     if let Some(path) = &a.svg {
         writable("--svg", path)?;
     }
-    let mut report = review(&record, &ReviewOptions::from(a))?;
+    // Progress on stderr: a spinner on a terminal, else a line as often as
+    // SOLVE_PROGRESS_EVERY says (a minute by default).
+    let every = progress_every()?;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    });
+    let last_line = Mutex::new(None::<Instant>);
+    let progress = |k: usize, n: usize| match &bar {
+        Some(b) => b.set_message(format!("reviewing ply {k} of {n}")),
+        None => {
+            let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
+            if last.is_none_or(|t| t.elapsed() >= every) {
+                *last = Some(Instant::now());
+                eprintln!("reviewing ply {k} of {n}");
+            }
+        }
+    };
+    let report = review_with_progress(&record, &ReviewOptions::from(a), &progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut report = report?;
     if let Some(path) = &a.svg {
         let text = svg_graph(&record, a, &report);
         std::fs::write(path, text)
