@@ -505,6 +505,16 @@ pub struct MatchArgs {
     /// Player B is this program (see --a-cmd).
     #[arg(long = "b-cmd", value_name = "PROGRAM")]
     pub b_cmd: Option<String>,
+    /// Milliseconds a program (--a-cmd, --b-cmd) has for its handshake, and for each answer
+    /// beyond its move time; one that does not answer in time loses the game on time (the
+    /// record says so in its `Adjudication` tag).
+    #[arg(
+        long = "timeout-ms",
+        value_name = "MS",
+        default_value_t = 10_000,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub timeout_ms: u64,
     /// Endgame tables (2x6) that end a game as soon as it enters them, with the exact
     /// result (the record says so in its `Adjudication` tag).
     #[arg(long, value_name = "DIR")]

@@ -153,6 +153,7 @@ pub fn match_options(a: &MatchArgs, sprt: Option<hoyito::stats::Sprt>) -> MatchO
         hash_mb: a.hash_mb,
         a_cmd: a.a_cmd.clone(),
         b_cmd: a.b_cmd.clone(),
+        timeout_ms: a.timeout_ms,
         tables: a.tables.clone(),
         records: a.records.clone(),
     }

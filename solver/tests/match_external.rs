@@ -109,3 +109,41 @@ fn an_external_player_that_cannot_start_is_an_error() {
     assert!(!success && err.contains("cannot start the engine"), "{err}");
     assert!(!err.contains("panicked"));
 }
+
+/// A program that never answers (`sleep`, or `cat`, which echoes) loses each game on time
+/// instead of hanging the match: the handshake and every answer have a time limit, the
+/// record says why the game ended, and the report names the player by its command.
+#[test]
+fn a_player_that_never_answers_loses_on_time() {
+    for program in ["sleep 1000", "cat"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        let (ok, out, err) = run(&[
+            "match",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "4",
+            "--pairs",
+            "1",
+            "--depth",
+            "1",
+            "--a-cmd",
+            program,
+            "--timeout-ms",
+            "300",
+            "--records",
+            d,
+        ]);
+        assert!(ok, "{program}: {err}");
+        assert!(out.contains(&format!("A ({program})")), "{out}");
+        assert!(out.contains("2 games, +0 =0 -2"), "{out}");
+        let text = std::fs::read_to_string(dir.path().join("match.txt")).unwrap();
+        let games = read_records(&text).unwrap();
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            let why = tag(g, "Adjudication").unwrap_or_else(|| panic!("{text}"));
+            assert!(why.starts_with("time: "), "{why}");
+        }
+    }
+}

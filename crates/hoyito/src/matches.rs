@@ -15,6 +15,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{write_records, Game, Move, Position, Record, Rules, Side};
@@ -23,7 +24,7 @@ use hoyito_stats::{Decision, EloEstimate, MeanInterval, Outcome, Pentanomial, Sp
 use hoyito_tables::Tables;
 use serde::Serialize;
 
-use crate::external::ExternalEngine;
+use crate::external::{ExternalEngine, Reply};
 use crate::setup::{dispatch, read_openings, search_threads, tables_for, with_threads, Rng};
 
 /// A match: its players, openings, limits and what it writes.
@@ -76,6 +77,10 @@ pub struct MatchOptions {
     pub a_cmd: Option<String>,
     /// Player B is this program speaking the engine protocol.
     pub b_cmd: Option<String>,
+    /// The milliseconds a program (`a_cmd`, `b_cmd`) has for its handshake, and for each
+    /// answer beyond its move time: a program that does not answer in time loses the game
+    /// on time.
+    pub timeout_ms: u64,
     /// Endgame tables that end a game as soon as it enters them, with the exact result.
     pub tables: Option<PathBuf>,
     /// Write every game as a record into this folder's `match.txt`.
@@ -107,6 +112,7 @@ impl Default for MatchOptions {
             hash_mb: 16,
             a_cmd: None,
             b_cmd: None,
+            timeout_ms: 10_000,
             tables: None,
             records: None,
         }
@@ -116,6 +122,10 @@ impl Default for MatchOptions {
 /// A player in a match report: evaluation weights and depth.
 #[derive(Serialize)]
 struct Player {
+    /// The program that plays, when it is not the engine in process (its evaluation
+    /// weights and depth are then the program's own business).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    program: Option<String>,
     row: i32,
     mobility: i32,
     /// Depth per move; `None` under a time limit.
@@ -125,6 +135,14 @@ struct Player {
 }
 
 impl Player {
+    /// The player as the report names it: its program, else its evaluation weights.
+    fn label(&self) -> String {
+        match &self.program {
+            Some(p) => p.clone(),
+            None => format!("row {}, mobility {}", self.row, self.mobility),
+        }
+    }
+
     fn limits(&self, a: &MatchOptions) -> Limits {
         match (a.time_ms, self.depth) {
             (Some(t), _) => Limits::time_ms(t),
@@ -252,11 +270,9 @@ impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "A (row {}, mobility {}) vs B (row {}, mobility {}): {} games, +{} ={} -{}, score {:.3}, mean margin {:+.2} seeds for A",
-            self.a.row,
-            self.a.mobility,
-            self.b.row,
-            self.b.mobility,
+            "A ({}) vs B ({}): {} games, +{} ={} -{}, score {:.3}, mean margin {:+.2} seeds for A",
+            self.a.label(),
+            self.b.label(),
             self.games,
             self.wins,
             self.draws,
@@ -329,16 +345,19 @@ pub fn play_match(rules: &Rules, a: &MatchOptions) -> Result<MatchReport> {
 }
 
 /// Who moves for a side in a match game: the searcher in process, or a program that speaks
-/// the engine protocol with its `go` words.
+/// the engine protocol with its `go` words and move time (`None`: a program that did not
+/// answer its handshake in time, which loses on time at its first move).
 enum Seat<'a, const W: usize> {
     Engine(&'a Searcher<W>, &'a Limits),
-    External(&'a mut ExternalEngine, &'a str),
+    External(Option<&'a mut ExternalEngine>, (&'a str, Option<Duration>)),
 }
 
 /// One played game: the final captured difference South minus North (adjudicated where the
-/// game was), the dumped positions, and its record.
+/// game was), the side that lost on time (if one did), the dumped positions, and its
+/// record.
 struct Played {
     margin: i32,
+    lost_on_time: Option<Side>,
     dumped: Vec<String>,
     record: Record,
 }
@@ -393,7 +412,19 @@ fn play_game<const W: usize>(
                 player.clear();
                 player.search(&p, limits).best
             }
-            Seat::External(client, go) => client.best(&start, game.moves(), go)?,
+            Seat::External(client, go) => {
+                let reply = match client {
+                    Some(c) => c.best(&start, game.moves(), *go)?,
+                    None => Reply::TimedOut,
+                };
+                match reply {
+                    Reply::Move(m) => m,
+                    Reply::TimedOut => {
+                        adjudication = Some(("time", 0));
+                        break;
+                    }
+                }
+            }
         };
         let Some(m) = m else { break };
         if let Err(e) = game.play(m) {
@@ -404,10 +435,18 @@ fn play_game<const W: usize>(
     let p = game.position();
     let captured = p.captured(Side::South) as i32 - p.captured(Side::North) as i32;
     let mut record = Record::from_game(&game);
+    let lost_on_time = adjudication
+        .filter(|(how, _)| *how == "time")
+        .map(|_| p.side_to_move());
     let margin = match adjudication {
         Some((how, future)) => {
             let tag = match how {
                 "tables" => format!("tables: exact value {future:+} for South"),
+                "time" => format!(
+                    "time: {} did not answer within {} ms (it loses the game)",
+                    p.side_to_move(),
+                    a.timeout_ms
+                ),
                 _ => format!("ply cap of {} plies", a.max_plies),
             };
             record.tags.push(("Adjudication".to_string(), tag));
@@ -423,6 +462,7 @@ fn play_game<const W: usize>(
     };
     Ok(Played {
         margin,
+        lost_on_time,
         dumped,
         record,
     })
@@ -484,9 +524,14 @@ fn openings<const W: usize>(rules: &Rules, a: &MatchOptions) -> Result<Vec<Openi
 /// Pairs of a match without --pairs or --openings.
 const DEFAULT_PAIRS: usize = 20;
 
-/// A played pair: A's margins as South and as North, the dumped positions, and the two
-/// records.
-type PairResult = (i32, i32, Vec<String>, Vec<Record>);
+/// A played pair: A's margins and outcomes as South and as North, the dumped positions,
+/// and the two records.
+struct PairResult {
+    margins: [i32; 2],
+    outcomes: [Outcome; 2],
+    dumped: Vec<String>,
+    records: Vec<Record>,
+}
 
 /// One side of the match, as the pairs see it: its player, its searcher's configuration,
 /// its limits, its program (if external) and the `go` words that program gets.
@@ -555,19 +600,21 @@ fn play_pair<const W: usize>(
 ) -> Result<PairResult> {
     let pa = Searcher::<W>::new(*rules, ca.config);
     let pb = Searcher::<W>::new(*rules, cb.config);
+    // A program that does not end its handshake in time (`Some(None)`) loses on time.
+    let timeout = Duration::from_millis(a.timeout_ms);
     let start = |c: &Contender<'_>| {
         c.cmd
-            .map(|cmd| ExternalEngine::start(cmd, rules, a.hash_mb, c.player.threads))
+            .map(|cmd| ExternalEngine::start(cmd, rules, (a.hash_mb, c.player.threads), timeout))
             .transpose()
     };
     let (mut xa, mut xb) = (start(ca)?, start(cb)?);
     let mut game = |a_south: bool| -> Result<Played> {
         let seat_a = match xa.as_mut() {
-            Some(c) => Seat::External(c, &ca.go),
+            Some(c) => Seat::External(c.as_mut(), (&ca.go, ca.limits.time)),
             None => Seat::Engine(&pa, &ca.limits),
         };
         let seat_b = match xb.as_mut() {
-            Some(c) => Seat::External(c, &cb.go),
+            Some(c) => Seat::External(c.as_mut(), (&cb.go, cb.limits.time)),
             None => Seat::Engine(&pb, &cb.limits),
         };
         let seats = if a_south {
@@ -580,6 +627,17 @@ fn play_pair<const W: usize>(
     // A plays South, then North.
     let mut first = game(true)?;
     let second = game(false)?;
+    // A's outcome: a loss on time whatever the seeds, else the margin's sign.
+    let outcome = |p: &Played, a_side: Side, margin: i32| match p.lost_on_time {
+        Some(side) if side == a_side => Outcome::Loss,
+        Some(_) => Outcome::Win,
+        None => Outcome::from_margin(margin.into()),
+    };
+    let margins = [first.margin, -second.margin];
+    let outcomes = [
+        outcome(&first, Side::South, margins[0]),
+        outcome(&second, Side::North, margins[1]),
+    ];
     let mut records = Vec::new();
     for (k, (mut r, a_south)) in [(first.record, true), (second.record, false)]
         .into_iter()
@@ -595,7 +653,12 @@ fn play_pair<const W: usize>(
         records.push(r);
     }
     first.dumped.extend(second.dumped);
-    Ok((first.margin, -second.margin, first.dumped, records))
+    Ok(PairResult {
+        outcomes,
+        margins,
+        dumped: first.dumped,
+        records,
+    })
 }
 
 /// The pairs played and their counts.
@@ -642,10 +705,7 @@ fn play_pairs<const W: usize>(
                 }
             };
             for r in played {
-                let (x, y) = (
-                    Outcome::from_margin(r.0.into()),
-                    Outcome::from_margin(r.1.into()),
-                );
+                let [x, y] = r.outcomes;
                 tally.games.add(x);
                 tally.games.add(y);
                 tally.pairs.add_pair(x, y);
@@ -670,7 +730,10 @@ fn play_pairs<const W: usize>(
 /// asked.
 fn write_outputs(a: &MatchOptions, results: &[PairResult]) -> Result<()> {
     if let Some(dir) = &a.records {
-        let all: Vec<Record> = results.iter().flat_map(|r| r.3.iter().cloned()).collect();
+        let all: Vec<Record> = results
+            .iter()
+            .flat_map(|r| r.records.iter().cloned())
+            .collect();
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join("match.txt");
         std::fs::write(&path, write_records(&all))
@@ -679,7 +742,7 @@ fn write_outputs(a: &MatchOptions, results: &[PairResult]) -> Result<()> {
     if let Some(path) = &a.dump {
         let out: String = results
             .iter()
-            .flat_map(|(_, _, d, _)| d.iter().map(|l| format!("{l}\n")))
+            .flat_map(|r| r.dumped.iter().map(|l| format!("{l}\n")))
             .collect();
         std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?;
     }
@@ -692,19 +755,35 @@ fn match_sized<const W: usize>(
     a: &MatchOptions,
     sprt: Option<&Sprt>,
 ) -> Result<MatchReport> {
-    let player = |row, mobility, depth: Option<u32>, threads, flag: &str| -> Result<Player> {
-        Ok(Player {
-            row,
-            mobility,
-            depth: a
-                .time_ms
-                .is_none()
-                .then(|| depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
-            threads: search_threads(Some(threads)).context(flag.to_string())?,
-        })
-    };
-    let player_a = player(a.a_row, a.a_mobility, a.a_depth, a.a_threads, "--a-threads")?;
-    let player_b = player(a.b_row, a.b_mobility, a.b_depth, a.b_threads, "--b-threads")?;
+    let player =
+        |program: &Option<String>, row, mobility, depth: Option<u32>, threads, flag: &str| {
+            Ok::<_, anyhow::Error>(Player {
+                program: program.clone(),
+                row,
+                mobility,
+                depth: a
+                    .time_ms
+                    .is_none()
+                    .then(|| depth.or(a.depth).unwrap_or(DEFAULT_MATCH_DEPTH)),
+                threads: search_threads(Some(threads)).context(flag.to_string())?,
+            })
+        };
+    let player_a = player(
+        &a.a_cmd,
+        a.a_row,
+        a.a_mobility,
+        a.a_depth,
+        a.a_threads,
+        "--a-threads",
+    )?;
+    let player_b = player(
+        &a.b_cmd,
+        a.b_row,
+        a.b_mobility,
+        a.b_depth,
+        a.b_threads,
+        "--b-threads",
+    )?;
     let ca = Contender::new(&player_a, a.a_cmd.as_deref(), a);
     let cb = Contender::new(&player_b, a.b_cmd.as_deref(), a);
     let tables = tables_for(rules, a.tables.as_deref(), a.tables.is_none(), usize::MAX)?;
@@ -725,7 +804,8 @@ impl MatchReport {
             results,
             llr,
         } = tally;
-        let margin: i64 = results.iter().map(|&(x, y, _, _)| (x + y) as i64).sum();
+        let pair_margin = |r: &PairResult| r.margins[0] + r.margins[1];
+        let margin: i64 = results.iter().map(|r| pair_margin(r) as i64).sum();
         let n_games = 2 * results.len();
         MatchReport {
             games: n_games,
@@ -743,10 +823,8 @@ impl MatchReport {
             draw_ratio: games.draw_ratio().unwrap_or(0.0),
             elo: pairs.elo().map(EloReport::from),
             elo_trinomial: games.elo().map(EloReport::from),
-            pair_margin: MeanInterval::from_values(
-                results.iter().map(|&(x, y, _, _)| (x + y) as f64),
-            )
-            .map(MeanReport::from),
+            pair_margin: MeanInterval::from_values(results.iter().map(|r| pair_margin(r) as f64))
+                .map(MeanReport::from),
             sprt: sprt.map(|s| {
                 let llr = llr.unwrap_or(0.0);
                 SprtReport {
