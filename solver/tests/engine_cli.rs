@@ -451,3 +451,20 @@ fn a_stopped_search_answers_a_legal_move_and_no_made_up_score() {
         );
     }
 }
+
+/// A fixed move time is used as asked (UCI's `movetime`): a search that cannot prove the
+/// value runs until its time is up, however deep its iterations got.
+#[test]
+fn movetime_is_used_as_asked() {
+    let mut e = Engine::start();
+    e.ask("position startpos");
+    let t0 = std::time::Instant::now();
+    let lines = e.go("movetime 600");
+    let took = t0.elapsed();
+    assert!(
+        took >= std::time::Duration::from_millis(590),
+        "{took:?} {lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains(" exact ")), "{lines:?}");
+    e.finish(true);
+}

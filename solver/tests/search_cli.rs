@@ -586,3 +586,14 @@ fn every_seed_count_start_is_answered_from_its_proof() {
         (Some(-96), Some("book"))
     );
 }
+
+/// `best --time-ms` searches for the time asked (the last iteration is cut at the limit),
+/// and the seconds reported are the whole analysis's.
+#[test]
+fn best_uses_the_time_asked() {
+    let v = json(&["best", "--no-book", "--threads", "1", "--time-ms", "600"]);
+    assert_eq!(v["exact"], false);
+    let seconds = v["seconds"].as_f64().unwrap();
+    assert!(seconds >= 0.59, "{v}");
+    assert_eq!(v["stopped"], true, "{v}");
+}

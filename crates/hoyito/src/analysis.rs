@@ -187,7 +187,8 @@ pub struct Analysis {
     pub pv: Vec<u8>,
     /// Nodes searched.
     pub nodes: u64,
-    /// Seconds the analysis took, from its start (table reading and building included).
+    /// Seconds the whole analysis took, from its start: the tables read or built in memory,
+    /// the search and, with `all_moves`, every move's search.
     pub seconds: f64,
     /// Whether a limit stopped the search.
     pub stopped: bool,
@@ -618,9 +619,11 @@ fn best_sized<const W: usize>(
         };
         value_moves(&searcher, rules, &p, &budget, &mut nodes_used, watchdog)
     });
-    // All the command searched: with `--all-moves`, the moves' searches too.
+    // All the analysis searched and the time it took: with `all_moves`, the moves'
+    // searches too, and the tables read or built before the search.
     report.nodes = nodes_used;
     report.moves = moves;
+    report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
 

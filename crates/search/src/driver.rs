@@ -468,7 +468,7 @@ impl<const W: usize> Searcher<W> {
             let r = if limits.is_exact() {
                 drive_exact(&mut w, root, report)
             } else {
-                drive_iterative(&mut w, root, limits, start, report)
+                drive_iterative(&mut w, root, limits, report)
             };
             w.flush();
             max_ply.fetch_max(w.max_ply as u64, Ordering::Relaxed);
@@ -575,7 +575,6 @@ fn drive_iterative<const W: usize, T: Table<W>>(
     w: &mut Worker<'_, '_, W, T>,
     root: &Position<W>,
     limits: &Limits,
-    start: Instant,
     report: &dyn Fn(&SearchResult),
 ) -> SearchResult {
     let n = root.seeds_on_board() as i32;
@@ -606,13 +605,8 @@ fn drive_iterative<const W: usize, T: Table<W>>(
         if proven {
             break;
         }
-        // An iteration takes several times the previous one: do not start one that cannot
-        // finish.
-        if let Some(t) = limits.time {
-            if w.id == 0 && start.elapsed() * 5 > t * 2 {
-                break;
-            }
-        }
+        // A time limit is a fixed move time (UCI's `movetime`), used whole: the iteration
+        // under way when it passes is cut off, and the last finished one answers.
     }
     out
 }
