@@ -181,7 +181,7 @@ impl ExternalEngine {
 }
 
 impl Drop for ExternalEngine {
-    /// Asks the program to quit, and kills it if it has not within [`QUIT_GRACE`].
+    /// Asks the program to quit, and kills it if it has not within half a second.
     fn drop(&mut self) {
         let _ = self.send("quit");
         let end = Instant::now() + QUIT_GRACE;

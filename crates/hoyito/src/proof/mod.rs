@@ -23,22 +23,29 @@
 //! ```
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
-use hoyito_rules::{Child, Diagram, Move, Position, Probe, Rules, Side};
-use hoyito_search::certificate::{self, Kind, Recorder, Root};
+use hoyito_rules::{Child, Diagram, Move, Position, Probe, Rules};
+use hoyito_search::certificate::{self, Recorder};
 use hoyito_search::{Config, Gauge, Limits, Prove, Searcher};
 use hoyito_tables::Tables;
-use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use hoyito_search::Explore;
+
+mod certify;
+mod report;
+mod state;
+
+pub use report::{CacheReport, CertificateReport, MoveValue, ProveReport, ThresholdReport};
+
+use certify::certificate_of;
+use report::{explore_name, move_values};
+use state::State;
 
 use crate::setup::{
     available_mib, dispatch, peak_mib, position, search_threads, tables_for, total_mib,
@@ -153,233 +160,6 @@ pub fn check_certificate(
     hoyito_check::check_file(certificate, tables)
 }
 
-/// The file of the state folder that names the run (rules, position, tables).
-const STATE_FILE: &str = "state.txt";
-/// The file of the state folder that holds the claims proven so far.
-const RECORD_FILE: &str = "claims.bin";
-
-/// A legal move's proven value, with `--all-moves`.
-#[derive(Serialize)]
-pub struct MoveValue {
-    #[serde(rename = "move")]
-    mv: u8,
-    value: i32,
-}
-
-/// The certificate written.
-#[derive(Serialize)]
-pub struct CertificateReport {
-    path: String,
-    entries: usize,
-    bytes: u64,
-    sha256: String,
-    seconds: f64,
-}
-
-/// The proofs' cache of bounds (`--cache-mb`).
-#[derive(Serialize)]
-pub struct CacheReport {
-    limit_mb: u64,
-    /// Bounds held at the end.
-    bounds: u64,
-    /// Bounds forgotten to make room (0 unless the cache filled up).
-    forgotten: u64,
-}
-
-/// The answer to `--at-least T`, for the side to move.
-#[derive(Serialize)]
-pub struct ThresholdReport {
-    threshold: i32,
-    /// Whether the side to move gets at least `threshold` (`None`: stopped before it was
-    /// decided).
-    holds: Option<bool>,
-}
-
-/// What a proof run proved.
-#[derive(Serialize)]
-pub struct ProveReport {
-    position: String,
-    rules: String,
-    tables_max_seeds: usize,
-    /// The value the proofs started next to (a depth-limited search's), for the side to move.
-    guess: Option<i32>,
-    /// With `--at-least`: the question asked and its proven answer.
-    at_least: Option<ThresholdReport>,
-    /// Whether everything asked is proven: the value, a move that keeps it and, with
-    /// `--all-moves`, every move's value; with `--at-least`, its answer (else the run
-    /// stopped).
-    complete: bool,
-    /// The proven value for the side to move (`None`: not proven; `bounds` is what was).
-    value: Option<i32>,
-    /// Proven bounds of the value for the side to move.
-    bounds: [i32; 2],
-    /// A move that keeps the value (captures first), proven.
-    best: Option<u8>,
-    moves: Option<Vec<MoveValue>>,
-    /// How the proofs chose what to explore (`--explore`).
-    explore: &'static str,
-    /// Positions explored by the proofs (this run).
-    explored: u64,
-    /// Threshold proofs finished (this run).
-    proofs: u64,
-    /// Proofs of captures given up at their cap (`--capture-cap`), to be tried again with
-    /// a larger one if still needed.
-    proofs_given_up: u64,
-    /// Claims recorded by this run, and taken in from the state of earlier runs.
-    claims_recorded: u64,
-    claims_resumed: u64,
-    /// The proofs' cache of bounds at the end.
-    cache: CacheReport,
-    /// Positions in the largest graph of a single threshold proof (one stopped included):
-    /// what a proof needs in memory grows with it, about 60 bytes a position on 2x6.
-    largest_graph: u64,
-    /// The most memory the run held at once, tables included, in MiB (`None` where the
-    /// system does not tell).
-    peak_memory_mb: Option<u64>,
-    seconds: f64,
-    /// The memory below which the run stops (`--memory-reserve`), in MiB (0: never).
-    memory_reserve_mb: u64,
-    /// Whether the run stopped because the machine's available memory fell below it.
-    stopped_for_memory: bool,
-    /// The state folder, when it is kept.
-    state: Option<String>,
-    certificate: Option<CertificateReport>,
-}
-
-impl ProveReport {
-    /// Whether everything asked is proven.
-    pub fn complete(&self) -> bool {
-        self.complete
-    }
-
-    /// The proven value for the side to move (`None`: not proven).
-    pub fn value(&self) -> Option<i32> {
-        self.value
-    }
-
-    /// Proven bounds of the value for the side to move.
-    pub fn bounds(&self) -> [i32; 2] {
-        self.bounds
-    }
-
-    /// A move that keeps the value, proven.
-    pub fn best(&self) -> Option<u8> {
-        self.best
-    }
-}
-
-impl ProveReport {
-    /// The answer to `at_least`, for a person.
-    fn fmt_threshold(&self, f: &mut fmt::Formatter<'_>, t: &ThresholdReport) -> fmt::Result {
-        let (lo, hi) = (self.bounds[0], self.bounds[1]);
-        match t.holds {
-            Some(true) => writeln!(
-                f,
-                "at least {}: yes, proven (for the side to move; proven bounds {lo} to {hi})",
-                t.threshold
-            )?,
-            Some(false) => writeln!(
-                f,
-                "at least {}: no, at most {}, proven (for the side to move; proven bounds {lo} to {hi})",
-                t.threshold,
-                t.threshold - 1
-            )?,
-            None => writeln!(
-                f,
-                "at least {}: not decided, proven bounds {lo} to {hi} (stopped; run again with the same --state to go on)",
-                t.threshold
-            )?,
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for ProveReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "position: {}", self.position)?;
-        writeln!(f, "{}", self.rules)?;
-        match self.tables_max_seeds {
-            0 => writeln!(f, "tables: none")?,
-            n => writeln!(f, "tables: up to {n} seeds")?,
-        }
-        if let Some(g) = self.guess {
-            writeln!(f, "guess: {g}")?;
-        }
-        if let Some(t) = &self.at_least {
-            self.fmt_threshold(f, t)?;
-        }
-        match self.value {
-            _ if self.at_least.is_some() => {}
-            Some(v) if !self.complete => writeln!(
-                f,
-                "value: {v} (proven, for the side to move); stopped before the moves were proven: run again with the same --state to go on"
-            )?,
-            Some(v) => writeln!(f, "value: {v} (proven, for the side to move)")?,
-            None => writeln!(
-                f,
-                "value: not proven, between {} and {} (stopped; run again with the same --state to go on)",
-                self.bounds[0], self.bounds[1]
-            )?,
-        }
-        if let Some(m) = self.best {
-            writeln!(f, "best move: {m} (keeps the value, proven)")?;
-        }
-        if let Some(moves) = &self.moves {
-            writeln!(f, "moves:")?;
-            for m in moves {
-                writeln!(f, "  {}: {}", m.mv, m.value)?;
-            }
-        }
-        writeln!(
-            f,
-            "explored: {} positions in {} proofs ({}; {} given up at their cap), {:.1} s; claims recorded {} (+{} resumed)",
-            self.explored,
-            self.proofs,
-            self.explore,
-            self.proofs_given_up,
-            self.seconds,
-            self.claims_recorded,
-            self.claims_resumed
-        )?;
-        writeln!(
-            f,
-            "largest proof graph: {} positions; peak memory: {}",
-            self.largest_graph,
-            self.peak_memory_mb
-                .map_or("unknown".to_string(), |m| format!("{m} MiB"))
-        )?;
-        let c = &self.cache;
-        writeln!(
-            f,
-            "cache: {} bounds held (at most {} MiB); {}",
-            c.bounds,
-            c.limit_mb,
-            match c.forgotten {
-                0 => "it never filled up".to_string(),
-                n => format!("{n} forgotten to make room (proven again where needed)"),
-            }
-        )?;
-        if self.stopped_for_memory {
-            writeln!(
-                f,
-                "stopped: the machine's available memory fell below {} MiB (--memory-reserve): a smaller --cache-mb leaves the proofs more room",
-                self.memory_reserve_mb
-            )?;
-        }
-        if let Some(s) = &self.state {
-            writeln!(f, "state: {s}")?;
-        }
-        if let Some(c) = &self.certificate {
-            writeln!(
-                f,
-                "certificate: {} ({} entries, {} bytes, sha256 {}, {:.1} s); check it with `solve check-proof {}`",
-                c.path, c.entries, c.bytes, c.sha256, c.seconds, c.path
-            )?;
-        }
-        Ok(())
-    }
-}
-
 /// The memory `cache_mb` allows by default: a third of the machine's (4 GiB where it
 /// cannot be read).
 fn default_cache_mb() -> u64 {
@@ -409,96 +189,6 @@ pub fn prove(
         bail!("--capture-cap must be at least 1");
     }
     dispatch!(rules, prove_sized(rules, d, a, control))
-}
-
-/// South's view of a value for the side to move of `p`.
-fn south<const W: usize>(p: &Position<W>, v: i32) -> i32 {
-    if p.side_to_move() == Side::South {
-        v
-    } else {
-        -v
-    }
-}
-
-/// The kind of claim that bounds the value of `p` from the side of its side to move, in
-/// South's view: "at least" where South moves, "at most" where North does.
-fn mover_kind<const W: usize>(p: &Position<W>) -> Kind {
-    if p.side_to_move() == Side::South {
-        Kind::AtLeast
-    } else {
-        Kind::AtMost
-    }
-}
-
-/// The state folder: its record of claims (opened for appending), the claims it held, and
-/// whether it is a temporary one.
-struct State {
-    dir: PathBuf,
-    temporary: bool,
-    record: File,
-}
-
-impl State {
-    /// Opens (or starts) the state of the run named by `name` in `dir`, a fresh temporary
-    /// folder when `None`. Returns the state and the record's bytes so far.
-    fn open(dir: Option<&Path>, name: &str) -> Result<(State, PathBuf)> {
-        let (dir, temporary) = match dir {
-            Some(d) => (d.to_path_buf(), false),
-            None => {
-                let d = std::env::temp_dir().join(format!(
-                    "hoyito-prove-{}-{}",
-                    std::process::id(),
-                    Instant::now().elapsed().as_nanos()
-                ));
-                (d, true)
-            }
-        };
-        fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create the state folder {}", dir.display()))?;
-        let state = dir.join(STATE_FILE);
-        match fs::read_to_string(&state) {
-            Ok(text) if text == name => {}
-            Ok(_) => bail!(
-                "the state folder {} holds another run (other rules, position or tables: see {}); give another --state",
-                dir.display(),
-                state.display()
-            ),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if dir.join(RECORD_FILE).exists() {
-                    bail!(
-                        "{} has a record of claims but no {STATE_FILE}: not a state folder of `solve prove`",
-                        dir.display()
-                    );
-                }
-                fs::write(&state, name)
-                    .with_context(|| format!("cannot write {}", state.display()))?;
-            }
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", state.display())),
-        }
-        let path = dir.join(RECORD_FILE);
-        let record = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        Ok((
-            State {
-                dir,
-                temporary,
-                record,
-            },
-            path,
-        ))
-    }
-}
-
-impl Drop for State {
-    fn drop(&mut self) {
-        if self.temporary {
-            let _ = fs::remove_dir_all(&self.dir);
-        }
-    }
 }
 
 /// Tells `report` of the run's progress about five times a second until `done`.
@@ -540,25 +230,6 @@ fn progress(
                 seconds: start.elapsed().as_secs_f64(),
             });
         }
-    }
-}
-
-/// A writer that hashes what it writes.
-struct Hashing<W: Write> {
-    inner: W,
-    hash: Sha256,
-    bytes: u64,
-}
-
-impl<W: Write> Write for Hashing<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hash.update(&buf[..n]);
-        self.bytes += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
     }
 }
 
@@ -730,24 +401,6 @@ fn guesser<const W: usize>(
     })
 }
 
-/// The name of a way of exploring, as the command line spells it.
-fn explore_name(explore: Explore) -> &'static str {
-    match explore {
-        Explore::Focused => "focused",
-        Explore::Breadth => "breadth",
-    }
-}
-
-/// Every move's proven value, for the side to move of the position proven.
-fn move_values<const W: usize>(all: &[(Child<W>, i32)]) -> Vec<MoveValue> {
-    all.iter()
-        .map(|(c, w)| MoveValue {
-            mv: c.mv.0,
-            value: c.value(*w),
-        })
-        .collect()
-}
-
 /// Takes in the claims of the state's record one at a time as they are read (so that a
 /// large record never sits in memory beside the bounds it gives), cuts off a torn last
 /// entry of a killed run, and returns the claims taken and the next sequence number.
@@ -879,32 +532,6 @@ fn run_proofs<const W: usize>(
     (outcome, None, best, moves)
 }
 
-/// The claims the certificate of a complete run proves: the answer to `at_least` (for the
-/// side to move: at least t, or at most t - 1; in South's view), else the value, a move
-/// that keeps it and, with `all_moves`, every move's value.
-fn certificate_roots<const W: usize>(
-    rules: &Rules,
-    p: &Position<W>,
-    (threshold, outcome, best, moves): Proven<'_, W>,
-) -> Option<Vec<Root<W>>> {
-    match (threshold, outcome) {
-        (Some((t, holds)), _) => {
-            let (kind, bound) = match (mover_kind(p), holds) {
-                (k, true) => (k, south(p, t)),
-                (Kind::AtLeast, false) => (Kind::AtMost, south(p, t - 1)),
-                (Kind::AtMost, false) => (Kind::AtLeast, south(p, t - 1)),
-            };
-            Some(vec![Root {
-                position: *p,
-                kind,
-                bound,
-            }])
-        }
-        (None, Ok(v)) => Some(value_roots(rules, p, v, best, moves)),
-        (None, Err(_)) => None,
-    }
-}
-
 /// Writes out the state's record of the prover's claims; returns the positions it
 /// explored and its cache's bounds held and forgotten.
 fn finish_prover<const W: usize>(mut prover: Prove<W>, record: &Path) -> Result<(u64, usize, u64)> {
@@ -929,118 +556,4 @@ fn is_complete<const W: usize>(
             outcome.is_ok() && (best.is_some() || legal == 0) && (!a.all_moves || moves.is_some())
         }
     }
-}
-
-/// Writes the certificate of a complete run to `path`: the claims of
-/// [`certificate_roots`], extracted from the state's record (`None`: nothing to certify).
-fn certificate_of<const W: usize>(
-    rules: &Rules,
-    p: &Position<W>,
-    run: &Run,
-    found: Proven<'_, W>,
-    path: &Path,
-) -> Result<Option<CertificateReport>> {
-    let Some(roots) = certificate_roots(rules, p, found) else {
-        return Ok(None);
-    };
-    let probe = run
-        .tables
-        .as_ref()
-        .map(|t| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>);
-    let max = (run.tables_max > 0).then_some(run.tables_max as u32);
-    let report = write_certificate(rules, &run.record_path, &roots, probe.as_deref(), max, path)?;
-    Ok(Some(report))
-}
-
-/// Extracts the certificate of `roots` from the state's record at `record_path` and writes
-/// it to `path`, hashing it as it goes.
-fn write_certificate<const W: usize>(
-    rules: &Rules,
-    record_path: &Path,
-    roots: &[Root<W>],
-    probe: Option<&dyn Probe<W>>,
-    tables_max: Option<u32>,
-    path: &Path,
-) -> Result<CertificateReport> {
-    let t0 = Instant::now();
-    let file = File::open(record_path)
-        .with_context(|| format!("cannot read {}", record_path.display()))?;
-    let (record, _) = certificate::read_record::<W>(rules, std::io::BufReader::new(file))
-        .context("reading the state")?;
-    let claims = certificate::extract(rules, record, roots, probe)
-        .context("extracting the certificate (a fault of the prover: please report it)")?;
-    let out = File::create(path)
-        .with_context(|| format!("cannot create the certificate {}", path.display()))?;
-    let mut out = Hashing {
-        inner: BufWriter::new(out),
-        hash: Sha256::new(),
-        bytes: 0,
-    };
-    certificate::write(&mut out, rules, tables_max, roots, &claims)
-        .with_context(|| format!("cannot write the certificate {}", path.display()))?;
-    Ok(CertificateReport {
-        path: path.display().to_string(),
-        entries: claims.len(),
-        bytes: out.bytes,
-        sha256: format!("{:x}", out.hash.finalize()),
-        seconds: t0.elapsed().as_secs_f64(),
-    })
-}
-
-/// The root claims of a proven value `v` of `p` (for its side to move): the value, the
-/// move `best` that keeps it and, given, every move's value.
-fn value_roots<const W: usize>(
-    rules: &Rules,
-    p: &Position<W>,
-    v: i32,
-    best: Option<Move>,
-    moves: Option<&[(Child<W>, i32)]>,
-) -> Vec<Root<W>> {
-    let vs = south(p, v);
-    let mut roots = vec![
-        Root {
-            position: *p,
-            kind: Kind::AtLeast,
-            bound: vs,
-        },
-        Root {
-            position: *p,
-            kind: Kind::AtMost,
-            bound: vs,
-        },
-    ];
-    let mover_kind = mover_kind(p);
-    for c in p.moves(rules).children() {
-        let g = south(p, c.gain as i32);
-        if c.ended_game {
-            continue;
-        }
-        if Some(c.mv) == best {
-            // The best move keeps the value.
-            roots.push(Root {
-                position: c.position,
-                kind: mover_kind,
-                bound: vs - g,
-            });
-        }
-        if let Some(all) = moves {
-            if let Some(&(_, w)) = all.iter().find(|(m, _)| m.mv == c.mv) {
-                let ws = south(&c.position, w);
-                for kind in [Kind::AtLeast, Kind::AtMost] {
-                    roots.push(Root {
-                        position: c.position,
-                        kind,
-                        bound: ws,
-                    });
-                }
-            }
-        }
-    }
-    let mut seen = Vec::new();
-    roots.retain(|r| {
-        let new = !seen.contains(r);
-        seen.push(*r);
-        new
-    });
-    roots
 }
