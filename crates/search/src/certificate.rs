@@ -482,6 +482,15 @@ fn support<const W: usize>(
     if trivial {
         return Ok(Support::Settled);
     }
+    // A board of 4 or fewer seeds is worth 0 (RULES.md): a root there (a start of 2x2 with
+    // a seed a hole, say) needs no claim.
+    if n <= 4 {
+        return if kind.holds(bound, 0) {
+            Ok(Support::Settled)
+        } else {
+            Err("a board of 4 or fewer seeds is worth 0".to_string())
+        };
+    }
     if let Some(o) = probe {
         if n as u32 <= o.max_seeds() {
             if let Some(v) = o.probe(p) {
