@@ -27,18 +27,21 @@
 #![deny(missing_docs)]
 
 mod bounds;
+mod capture_line;
 pub mod certificate;
 mod config;
+mod context;
 mod driver;
 mod eval;
 mod limits;
 mod plain;
+mod proof_graph;
 mod prove;
-mod prover;
 mod pv;
 mod result;
 mod retro;
 mod search;
+mod threshold;
 mod tt;
 
 pub use config::{Config, ExactMethod, Explore, TableKind};

@@ -9,7 +9,8 @@ use std::time::Instant;
 use hoyito_rules::{Move, Position, Probe, Rules, Side};
 
 use crate::certificate::{Claim, Kind, Recorder};
-use crate::prover::{Budget, Prover};
+use crate::context::{Budget, Context};
+use crate::threshold::ThresholdProver;
 
 /// Figures of a running proof that another thread may read (for progress).
 #[derive(Debug, Default)]
@@ -39,7 +40,7 @@ pub struct Gauge {
 /// a table's or recorded.
 pub struct Prove<const W: usize> {
     rules: Rules,
-    prover: Prover<W>,
+    prover: ThresholdProver<W>,
     probe: Option<Box<dyn Probe<W>>>,
 }
 
@@ -58,7 +59,7 @@ impl<const W: usize> Prove<W> {
     pub fn with_cache(rules: Rules, probe: Option<Box<dyn Probe<W>>>, cache_bytes: usize) -> Self {
         Prove {
             rules,
-            prover: Prover::new(rules, 0, 0, cache_bytes),
+            prover: ThresholdProver::new(rules, 0, 0, cache_bytes),
             probe,
         }
     }
@@ -130,12 +131,11 @@ impl<const W: usize> Prove<W> {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<i32, (i32, i32)> {
-        let budget = budget(stop, deadline);
+        let cx = context(self.probe.as_deref(), stop, deadline);
         self.prover.start(deadline);
         let south = p.side_to_move() == Side::South;
         let guess = guess.map(|g| if south { g } else { -g });
-        self.prover
-            .value_from(self.probe.as_deref(), &budget, p, guess)
+        self.prover.value_from(&cx, p, guess)
     }
 
     /// A move of `p` that keeps its value `v` (for its side to move), captures first;
@@ -148,9 +148,9 @@ impl<const W: usize> Prove<W> {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<Option<Move>, ()> {
-        let budget = budget(stop, deadline);
+        let cx = context(self.probe.as_deref(), stop, deadline);
         self.prover
-            .keeping_move(self.probe.as_deref(), &budget, p, v)
+            .keeping_move(&cx, p, v)
             .map(|c| c.map(|c| c.mv))
             .map_err(|_| ())
     }
@@ -165,11 +165,9 @@ impl<const W: usize> Prove<W> {
         stop: &AtomicBool,
         deadline: Option<Instant>,
     ) -> Result<bool, ()> {
-        let budget = budget(stop, deadline);
+        let cx = context(self.probe.as_deref(), stop, deadline);
         self.prover.start(deadline);
-        self.prover
-            .at_least(self.probe.as_deref(), &budget, p, t)
-            .map_err(|_| ())
+        self.prover.at_least(&cx, p, t).map_err(|_| ())
     }
 
     /// The bounds of the value of `p` for its side to move that are proven so far.
@@ -196,12 +194,20 @@ impl<const W: usize> Prove<W> {
     }
 }
 
-/// A budget that ends at `stop` or `deadline`, with no limit on the work.
-fn budget(stop: &AtomicBool, deadline: Option<Instant>) -> Budget<'_> {
-    Budget {
-        stop,
-        deadline,
-        node_limit: u64::MAX,
+/// A context of `probe` and a budget that ends at `stop` or `deadline`, with no limit on
+/// the work.
+fn context<'a, const W: usize>(
+    probe: Option<&'a dyn Probe<W>>,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+) -> Context<'a, W> {
+    Context {
+        probe,
+        budget: Budget {
+            stop,
+            deadline,
+            node_limit: u64::MAX,
+        },
     }
 }
 
