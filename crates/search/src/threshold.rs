@@ -76,7 +76,7 @@ pub(crate) struct ThresholdProver<const W: usize> {
     /// Where every finished proof writes the claims it decided, if anywhere.
     recorder: Option<crate::certificate::Recorder>,
     /// Where figures go for progress reports, if anywhere.
-    gauge: Option<std::sync::Arc<crate::prove::Gauge>>,
+    gauge: Option<std::sync::Arc<crate::prover::Gauge>>,
     /// Which positions a proof explores next.
     explore: Explore,
     /// The work a capture's proof inside a focused proof may do the first time it is tried.
@@ -100,12 +100,12 @@ impl<const W: usize> ThresholdProver<W> {
             recorder: None,
             gauge: None,
             explore: Explore::default(),
-            capture_cap: crate::prove::Prove::<W>::DEFAULT_CAPTURE_CAP,
+            capture_cap: crate::prover::Prover::<W>::DEFAULT_CAPTURE_CAP,
         }
     }
 
     /// Gives a capture's proof at most `work` the first time it is tried
-    /// ([`crate::prove::Prove::capture_cap`]).
+    /// ([`crate::prover::Prover::capture_cap`]).
     pub fn capture_cap(&mut self, work: u64) {
         self.capture_cap = work.max(1);
     }
@@ -116,7 +116,7 @@ impl<const W: usize> ThresholdProver<W> {
     }
 
     /// Reports figures to `gauge` from now on.
-    pub fn gauge(&mut self, gauge: std::sync::Arc<crate::prove::Gauge>) {
+    pub fn gauge(&mut self, gauge: std::sync::Arc<crate::prover::Gauge>) {
         self.gauge = Some(gauge);
     }
 
@@ -334,7 +334,7 @@ impl<const W: usize> ThresholdProver<W> {
     pub(crate) fn count(&mut self, budget: &Budget<'_>, root: &Position<W>) -> Result<(), Stopped> {
         self.expanded += 1;
         self.since_poll += 1;
-        if self.since_poll >= crate::search::poll_interval(budget.node_limit, 1) {
+        if self.since_poll >= crate::alphabeta::poll_interval(budget.node_limit, 1) {
             self.since_poll = 0;
             if let Some(g) = &self.gauge {
                 g.explored(self.work());

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
 use hoyito_search::certificate::{self, Claim, Kind, Recorder, Root};
 use hoyito_search::{
-    plain_search, Config, Eval, ExactMethod, Explore, Gauge, Limits, Probe, Prove, Searcher,
+    plain_search, Config, Eval, ExactMethod, Explore, Gauge, Limits, Probe, Prover, Searcher,
 };
 
 type Key = [u64; 2];
@@ -321,14 +321,14 @@ impl Write for Shared {
 #[derive(Clone, Copy, Debug)]
 struct Way(Explore, u64);
 
-const FOCUSED: Way = Way(Explore::Focused, Prove::<2>::DEFAULT_CAPTURE_CAP);
-const BREADTH: Way = Way(Explore::Breadth, Prove::<2>::DEFAULT_CAPTURE_CAP);
+const FOCUSED: Way = Way(Explore::Focused, Prover::<2>::DEFAULT_CAPTURE_CAP);
+const BREADTH: Way = Way(Explore::Breadth, Prover::<2>::DEFAULT_CAPTURE_CAP);
 /// Focused, with captures' proofs given up after 2 positions (then 8, 32 ...).
 const SMALL_CAP: Way = Way(Explore::Focused, 2);
 
 /// A prover without tables that explores its proofs' graphs by `way`.
-fn prover(rules: Rules, way: Way) -> Prove<2> {
-    let mut prove = Prove::<2>::new(rules, None);
+fn prover(rules: Rules, way: Way) -> Prover<2> {
+    let mut prove = Prover::<2>::new(rules, None);
     prove.explore(way.0);
     prove.capture_cap(way.1);
     prove
@@ -422,7 +422,7 @@ fn check_proofs(rules: Rules, sample: usize, way: Way) -> u64 {
 
 /// A prover resumed from `record` (as `solve prove --state` does): it takes in the claims
 /// recorded so far and goes on writing to the same record, numbering its proofs on.
-fn resumed(rules: Rules, record: &Shared, way: Way) -> Prove<2> {
+fn resumed(rules: Rules, record: &Shared, way: Way) -> Prover<2> {
     let bytes = record.0.lock().unwrap().clone();
     let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
     let next = claims

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Child, Diagram, Move, Position, Probe, Rules, Side};
 use hoyito_search::certificate::{self, Kind, Recorder, Root};
-use hoyito_search::{Config, Gauge, Limits, Prove, Searcher};
+use hoyito_search::{Config, Gauge, Limits, Prover, Searcher};
 use hoyito_tables::Tables;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -435,7 +435,7 @@ fn prove_sized<const W: usize>(
     // record never sits in memory beside the bounds it gives.
     let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
-    let mut prover = Prove::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
+    let mut prover = Prover::<W>::with_cache(*rules, tables.as_ref().map(probe), cache_bytes);
     prover.explore(a.explore.into());
     prover.capture_cap(a.capture_cap);
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);

@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use hoyito_rules::{Move, Position, Probe, Rules};
 
+use crate::alphabeta::{poll_interval, Shared, Worker, INFINITE};
 use crate::config::{Config, ExactMethod, TableKind};
 use crate::context::{Budget, Context};
 use crate::limits::Limits;
 use crate::pv::{table_line, value_line, walk};
 use crate::result::SearchResult;
 use crate::retro::Retro;
-use crate::search::{poll_interval, Shared, Worker, INFINITE};
 use crate::threshold::ThresholdProver;
 use crate::tt::{AtomicTable, MapTable, Table};
 

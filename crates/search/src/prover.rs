@@ -1,4 +1,4 @@
-//! [`Prove`]: exact values by threshold proofs (`prover.rs`) that record what they decide,
+//! [`Prover`]: exact values by threshold proofs (`threshold.rs`) that record what they decide,
 //! so that a certificate can be extracted ([`crate::certificate`]) and a stopped run can
 //! resume from the record.
 
@@ -20,7 +20,7 @@ pub struct Gauge {
     /// Threshold proofs finished.
     pub proofs: AtomicU64,
     /// Proofs of captures given up at their cap, to be tried again with a larger one if
-    /// still needed ([`Prove::capture_cap`]).
+    /// still needed ([`Prover::capture_cap`]).
     pub given_up: AtomicU64,
     /// Claims recorded.
     pub claims: AtomicU64,
@@ -38,71 +38,71 @@ pub struct Gauge {
 /// Unlike the exact mode of [`crate::Searcher`], it answers small positions only from the
 /// tables, never by solving a component in memory, so that every value it uses is either
 /// a table's or recorded.
-pub struct Prove<const W: usize> {
+pub struct Prover<const W: usize> {
     rules: Rules,
-    prover: ThresholdProver<W>,
+    threshold: ThresholdProver<W>,
     probe: Option<Box<dyn Probe<W>>>,
 }
 
-impl<const W: usize> Prove<W> {
+impl<const W: usize> Prover<W> {
     /// A prover for `rules` over `probe` (endgame tables), if any, that keeps up to
-    /// [`Prove::DEFAULT_CACHE_BYTES`] of proven bounds.
+    /// [`Prover::DEFAULT_CACHE_BYTES`] of proven bounds.
     pub fn new(rules: Rules, probe: Option<Box<dyn Probe<W>>>) -> Self {
         Self::with_cache(rules, probe, Self::DEFAULT_CACHE_BYTES)
     }
 
-    /// [`Prove::new`] keeping up to `cache_bytes` of proven bounds (at least a few
+    /// [`Prover::new`] keeping up to `cache_bytes` of proven bounds (at least a few
     /// thousand bounds; growing into that size takes up to half as much again for a
     /// moment). Once full, the cache forgets the bounds of the positions with the fewest
     /// seeds first: they are proven again when needed. A run whose cache never fills is
     /// reproduced exactly by one resumed from its record.
     pub fn with_cache(rules: Rules, probe: Option<Box<dyn Probe<W>>>, cache_bytes: usize) -> Self {
-        Prove {
+        Prover {
             rules,
-            prover: ThresholdProver::new(rules, 0, 0, cache_bytes),
+            threshold: ThresholdProver::new(rules, 0, 0, cache_bytes),
             probe,
         }
     }
 
-    /// The memory for proven bounds that [`Prove::new`] allows: 4 GiB (used only as they
+    /// The memory for proven bounds that [`Prover::new`] allows: 4 GiB (used only as they
     /// come).
     pub const DEFAULT_CACHE_BYTES: usize = 4 << 30;
 
     /// Bounds held in the cache now, and bounds it forgot to make room so far.
     pub fn cache_figures(&self) -> (usize, u64) {
-        self.prover.cache_figures()
+        self.threshold.cache_figures()
     }
 
     /// Explores the proofs' graphs this way from now on (both ways prove the same values;
     /// a run resumed from a record must explore as the run that wrote it did for its
     /// record and certificate to come out the same).
     pub fn explore(&mut self, explore: crate::Explore) {
-        self.prover.explore(explore);
+        self.threshold.explore(explore);
     }
 
     /// Gives the proof of a capture's worth inside a focused proof at most `work`
     /// positions explored (its own captures' proofs included) the first time it is tried, four times as many each time after (default
-    /// [`Prove::DEFAULT_CAPTURE_CAP`]). Meanwhile the numbers of its root stand for the
+    /// [`Prover::DEFAULT_CAPTURE_CAP`]). Meanwhile the numbers of its root stand for the
     /// capture, as in PN², so that one hard capture does not hold a proof while easier ways
     /// remain. The values are the same whatever the cap. A run resumed from its record
     /// writes what an unstopped one does as long as no proof was given up before the stop
     /// (the record does not say which were); otherwise it proves the same values, and its
     /// record gives a certificate all the same.
     pub fn capture_cap(&mut self, work: u64) {
-        self.prover.capture_cap(work);
+        self.threshold.capture_cap(work);
     }
 
-    /// The first cap of a capture's proof that [`Prove::new`] sets: 2^18 positions.
+    /// The first cap of a capture's proof that [`Prover::new`] sets: 2^18 positions.
     pub const DEFAULT_CAPTURE_CAP: u64 = 1 << 18;
 
     /// Records every claim decided from now on with `recorder`.
     pub fn record(&mut self, recorder: Recorder) {
-        self.prover.record(recorder);
+        self.threshold.record(recorder);
     }
 
     /// Reports figures to `gauge` as it goes.
     pub fn gauge(&mut self, gauge: Arc<Gauge>) {
-        self.prover.gauge(gauge);
+        self.threshold.gauge(gauge);
     }
 
     /// Takes in claims recorded before (a run that resumes): their bounds answer the same
@@ -111,15 +111,15 @@ impl<const W: usize> Prove<W> {
         for c in claims {
             let n = c.position.seeds_on_board() as i32;
             match c.kind {
-                Kind::AtLeast => self.prover.learn(&c.position, c.bound, n),
-                Kind::AtMost => self.prover.learn(&c.position, -n, c.bound),
+                Kind::AtLeast => self.threshold.learn(&c.position, c.bound, n),
+                Kind::AtMost => self.threshold.learn(&c.position, -n, c.bound),
             }
         }
     }
 
     /// Positions explored by the proofs so far.
     pub fn explored(&self) -> u64 {
-        self.prover.work()
+        self.threshold.work()
     }
 
     /// The exact value of `p` for its side to move, starting from `guess` (same view) when
@@ -132,10 +132,10 @@ impl<const W: usize> Prove<W> {
         deadline: Option<Instant>,
     ) -> Result<i32, (i32, i32)> {
         let cx = context(self.probe.as_deref(), stop, deadline);
-        self.prover.start(deadline);
+        self.threshold.start(deadline);
         let south = p.side_to_move() == Side::South;
         let guess = guess.map(|g| if south { g } else { -g });
-        self.prover.value_from(&cx, p, guess)
+        self.threshold.value_from(&cx, p, guess)
     }
 
     /// A move of `p` that keeps its value `v` (for its side to move), captures first;
@@ -149,7 +149,7 @@ impl<const W: usize> Prove<W> {
         deadline: Option<Instant>,
     ) -> Result<Option<Move>, ()> {
         let cx = context(self.probe.as_deref(), stop, deadline);
-        self.prover
+        self.threshold
             .keeping_move(&cx, p, v)
             .map(|c| c.map(|c| c.mv))
             .map_err(|_| ())
@@ -166,13 +166,13 @@ impl<const W: usize> Prove<W> {
         deadline: Option<Instant>,
     ) -> Result<bool, ()> {
         let cx = context(self.probe.as_deref(), stop, deadline);
-        self.prover.start(deadline);
-        self.prover.at_least(&cx, p, t).map_err(|_| ())
+        self.threshold.start(deadline);
+        self.threshold.at_least(&cx, p, t).map_err(|_| ())
     }
 
     /// The bounds of the value of `p` for its side to move that are proven so far.
     pub fn bounds(&mut self, p: &Position<W>) -> (i32, i32) {
-        let (lo, hi) = self.prover.known(self.probe.as_deref(), p);
+        let (lo, hi) = self.threshold.known(self.probe.as_deref(), p);
         if p.side_to_move() == Side::South {
             (lo, hi)
         } else {
@@ -182,7 +182,7 @@ impl<const W: usize> Prove<W> {
 
     /// Flushes the record; its first write error, if any.
     pub fn finish(&mut self) -> std::io::Result<()> {
-        match self.prover.recorder() {
+        match self.threshold.recorder() {
             Some(r) => r.finish(),
             None => Ok(()),
         }
