@@ -27,8 +27,8 @@ use std::fmt;
 use crate::error::{PlayError, RulesError};
 use crate::game::{End, Game, Winner};
 use crate::notation::Diagram;
+use crate::options::{CaptureSide, LastFour, Rules, Side, Variant};
 use crate::position::{Move, Position, Position12};
-use crate::rules::{CaptureSide, LastFour, Rules, Side, Variant};
 
 /// How a recorded game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
