@@ -27,6 +27,7 @@ mod perft;
 mod position;
 mod probe;
 mod record;
+mod record_reader;
 pub mod sowing;
 mod trace;
 
@@ -37,9 +38,8 @@ pub use options::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SE
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
 pub use probe::Probe;
-pub use record::{
-    read_records, write_records, Note, Ply, Record, RecordError, RecordErrorKind, Termination,
-};
+pub use record::{write_records, Note, Ply, Record, Termination};
+pub use record_reader::{read_records, RecordError, RecordErrorKind};
 pub use trace::{Lap, Trace};
 
 /// Any error of this crate, for callers that handle them alike.
