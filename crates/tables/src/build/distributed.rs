@@ -38,8 +38,8 @@
 //! (one machine, or a shared file system). So a process holds its range (a byte a
 //! position), the copy (a byte an index asked of others), the bitmap of the layer (0.17
 //! bytes a position), the indices others asked of it (4 bytes each, or a bit for each
-//! position of its range where that is fewer: [`AskForm`](ask::AskForm)) and a copy of the smaller
-//! layers, which is the limit past what one machine holds.
+//! position of its range where that is fewer: [`AskForm`](ask::AskForm)) and a copy of the
+//! smaller layers, which is the limit past what one machine holds.
 //!
 //! After each sweep that changed something, and during rounds at most every
 //! `checkpoint_every`, every process saves its range (without marks) and the step reached
