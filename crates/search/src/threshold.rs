@@ -496,80 +496,17 @@ impl<const W: usize> ThresholdProver<W> {
     ) -> Result<(), Stopped> {
         let node = &proof.nodes[id as usize];
         if let Some(t) = node.capture() {
-            // A capture: its worth is a threshold proof of its own, given a cap that grows
-            // fourfold each time it is given up (as in PN², the numbers of its root then
-            // stand for it), so that one hard capture does not hold the proof while
-            // easier ways remain.
             let q = node.pos;
-            let tries = proof.deferred.get(&id).map_or(0, |d| d.tries);
-            let cap = self.capture_cap.saturating_mul(1 << (2 * tries.min(30)));
-            let outcome = self.south_at_least_within(cx, &q, t, Some(cap))?;
-            match outcome {
-                Outcome::Decided(at_least) => {
-                    let good = proof.good_if_at_least(at_least);
-                    proof.nodes[id as usize].set_state(if good { State::Won } else { State::Lost });
-                    proof.deferred.remove(&id);
-                }
-                Outcome::Deferred { at_least, at_most } => {
-                    // The attacker's proof number is the cost of the answer good for it.
-                    let (pn, dn) = if proof.south_attacks {
-                        (at_least, at_most)
-                    } else {
-                        (at_most, at_least)
-                    };
-                    proof.deferred.insert(
-                        id,
-                        Deferred {
-                            tries: tries + 1,
-                            pn,
-                            dn,
-                        },
-                    );
-                }
-            }
-            return Ok(());
+            return self.value_capture(proof, cx, id, &q, t);
         }
         self.count(&cx.budget, &proof.nodes[0].pos)?;
-        let rules = self.rules;
         let node = &proof.nodes[id as usize];
         let (p, attacker) = (node.pos, node.attacker());
-        let mover = p.side_to_move();
-        let sign = if mover == Side::South { 1 } else { -1 };
-        let list = p.moves(&rules);
-        let mut quiet = [p; 12];
-        // The hole of each quiet move (0: the pass).
-        let mut holes = [0u8; 12];
-        let mut nq = 0;
-        // Exits as (South's threshold on the child, child or None for a game end, gain).
-        let mut exits: [(i32, Option<Position<W>>, i32, u8); 12] = [(0, None, 0, 0); 12];
-        let mut ne = 0;
-        if list.is_empty() {
-            let Some(q) = p.passed(&rules) else {
-                // Game over: worth 0, never good for the attacker.
-                proof.nodes[id as usize].set_state(State::Lost);
-                return Ok(());
-            };
-            quiet[0] = q;
-            nq = 1;
-        }
-        for c in list.children() {
-            let g = sign * c.gain as i32;
-            if c.ended_game {
-                exits[ne] = (g, None, c.gain as i32, c.mv.0);
-                ne += 1;
-            } else if c.extra_turn {
-                // The child has the mover to move again: South's value of the exit is the
-                // gain (South's view) plus South's value of the child.
-                exits[ne] = (proof.t - g, Some(c.position), c.gain as i32, c.mv.0);
-                ne += 1;
-            } else {
-                quiet[nq] = c.position;
-                holes[nq] = c.mv.0;
-                nq += 1;
-            }
-        }
-        // Biggest captures first: the likeliest good exit for the mover.
-        exits[..ne].sort_by_key(|e| -e.2);
+        let Some(moves) = Moves::of(&self.rules, &p, proof.t) else {
+            // Game over: worth 0, never good for the attacker.
+            proof.nodes[id as usize].set_state(State::Lost);
+            return Ok(());
+        };
         // The exits' worth in that order, each from what is known or else by a proof, until
         // one is good for the mover. Always the first good exit in this order, whatever was
         // known before: a run resumed from its record (which knows more, earlier) then runs
@@ -581,7 +518,7 @@ impl<const W: usize> ThresholdProver<W> {
         let lazy = self.explore == Explore::Focused;
         let mut pending = [(0i32, p, 0u8); 12];
         let mut np = 0;
-        for &(t, q, _, hole) in &exits[..ne] {
+        for &(t, q, _, hole) in &moves.exits[..moves.ne] {
             let good = match q {
                 None => proof.good(t),
                 Some(q) if lazy => match self.known_statically(cx.probe, &q) {
@@ -601,6 +538,7 @@ impl<const W: usize> ThresholdProver<W> {
                 return Ok(());
             }
         }
+        let nq = moves.nq;
         if nq == 0 && np == 0 {
             // Only exits, all bad for the mover: the attacker must take one (lost), or the
             // defender must (won).
@@ -613,12 +551,54 @@ impl<const W: usize> ThresholdProver<W> {
             proof.edges.push(j);
             proof.holes.push(hole);
         }
-        for (q, &hole) in quiet[..nq].iter().zip(&holes) {
+        for (q, &hole) in moves.quiet[..nq].iter().zip(&moves.holes) {
             let j = proof.add(q, |q| self.known(cx.probe, q));
             proof.edges.push(j);
             proof.holes.push(hole);
         }
         proof.nodes[id as usize].explored(first, np + nq);
+        Ok(())
+    }
+
+    /// Explores node `id`, the capture to `q` that is good for the attacker when South's
+    /// value of `q` is at least `t` (if South attacks) or below it: its worth is a threshold
+    /// proof of its own, given a cap that grows fourfold each time it is given up (as in
+    /// PN², the numbers of its root then stand for it), so that one hard capture does not
+    /// hold the proof while easier ways remain.
+    fn value_capture(
+        &mut self,
+        proof: &mut Proof<W>,
+        cx: &Context<'_, W>,
+        id: u32,
+        q: &Position<W>,
+        t: i32,
+    ) -> Result<(), Stopped> {
+        let tries = proof.deferred.get(&id).map_or(0, |d| d.tries);
+        let cap = self.capture_cap.saturating_mul(1 << (2 * tries.min(30)));
+        let outcome = self.south_at_least_within(cx, q, t, Some(cap))?;
+        match outcome {
+            Outcome::Decided(at_least) => {
+                let good = proof.good_if_at_least(at_least);
+                proof.nodes[id as usize].set_state(if good { State::Won } else { State::Lost });
+                proof.deferred.remove(&id);
+            }
+            Outcome::Deferred { at_least, at_most } => {
+                // The attacker's proof number is the cost of the answer good for it.
+                let (pn, dn) = if proof.south_attacks {
+                    (at_least, at_most)
+                } else {
+                    (at_most, at_least)
+                };
+                proof.deferred.insert(
+                    id,
+                    Deferred {
+                        tries: tries + 1,
+                        pn,
+                        dn,
+                    },
+                );
+            }
+        }
         Ok(())
     }
 
@@ -638,6 +618,63 @@ impl<const W: usize> ThresholdProver<W> {
                 self.bounds.tighten(&node.pos, -n, t - proof.step);
             }
         }
+    }
+}
+
+/// The moves of a position being explored, sorted for [`ThresholdProver::expand`]: its
+/// quiet moves, which become edges, and its exits, valued first.
+struct Moves<const W: usize> {
+    /// The positions after the quiet moves (a pass included), `quiet[..nq]`.
+    quiet: [Position<W>; 12],
+    /// The hole of each quiet move (0: the pass).
+    holes: [u8; 12],
+    nq: usize,
+    /// Exits as (South's threshold on the child, child or None for a game end, gain, hole),
+    /// `exits[..ne]`, biggest captures first.
+    exits: [(i32, Option<Position<W>>, i32, u8); 12],
+    ne: usize,
+}
+
+impl<const W: usize> Moves<W> {
+    /// The moves of `p` in a proof of threshold `t`; `None` at a game end (no move, and no
+    /// pass).
+    fn of(rules: &Rules, p: &Position<W>, t: i32) -> Option<Self> {
+        let sign = if p.side_to_move() == Side::South {
+            1
+        } else {
+            -1
+        };
+        let list = p.moves(rules);
+        let mut m = Moves {
+            quiet: [*p; 12],
+            holes: [0u8; 12],
+            nq: 0,
+            exits: [(0, None, 0, 0); 12],
+            ne: 0,
+        };
+        if list.is_empty() {
+            m.quiet[0] = p.passed(rules)?;
+            m.nq = 1;
+        }
+        for c in list.children() {
+            let g = sign * c.gain as i32;
+            if c.ended_game {
+                m.exits[m.ne] = (g, None, c.gain as i32, c.mv.0);
+                m.ne += 1;
+            } else if c.extra_turn {
+                // The child has the mover to move again: South's value of the exit is the
+                // gain (South's view) plus South's value of the child.
+                m.exits[m.ne] = (t - g, Some(c.position), c.gain as i32, c.mv.0);
+                m.ne += 1;
+            } else {
+                m.quiet[m.nq] = c.position;
+                m.holes[m.nq] = c.mv.0;
+                m.nq += 1;
+            }
+        }
+        // Biggest captures first: the likeliest good exit for the mover.
+        m.exits[..m.ne].sort_by_key(|e| -e.2);
+        Some(m)
     }
 }
 
