@@ -132,62 +132,10 @@ pub(crate) fn check_graph(
     let n = g.len();
     let chunks = g.chunks();
     let done = Bits::new(n);
-    // Local faults: the lowest index of each kind and how many.
-    let first_range = AtomicU64::new(u64::MAX);
-    let first_moves = AtomicU64::new(u64::MAX);
-    let bad_range = AtomicU64::new(0);
-    let bad_moves = AtomicU64::new(0);
-    let nonzero = AtomicU64::new(0);
-    let grounded_now = AtomicU64::new(0);
     let mut evaluations = n;
-    progress.sweep_start(seeds, 1);
-    chunks.par_iter().for_each(|r| {
-        let (mut nz, mut gr) = (0u64, 0u64);
-        let (mut br, mut bm) = (0u64, 0u64);
-        let (mut fr, mut fm) = (u64::MAX, u64::MAX);
-        g.walk(r.clone(), &|_| true, &mut |i, moves| {
-            let v = g.value(i);
-            if v.abs() > range {
-                br += 1;
-                fr = fr.min(i);
-            } else if best(g, moves) != v {
-                bm += 1;
-                fm = fm.min(i);
-            }
-            if v != 0 {
-                nz += 1;
-            }
-            if grounded(g, &done, v, moves) {
-                done.set(i);
-                if v != 0 {
-                    gr += 1;
-                }
-            }
-        });
-        nonzero.fetch_add(nz, Relaxed);
-        grounded_now.fetch_add(gr, Relaxed);
-        bad_range.fetch_add(br, Relaxed);
-        bad_moves.fetch_add(bm, Relaxed);
-        first_range.fetch_min(fr, Relaxed);
-        first_moves.fetch_min(fm, Relaxed);
-        progress.advance(r.end - r.start);
-    });
-    progress.sweep_end(seeds, 1, n, grounded_now.load(Relaxed));
-    let nonzero = nonzero.into_inner();
-    // The lowest index with a local fault, and how many have a fault of its kind.
-    let local = [
-        (
-            first_range.into_inner(),
-            bad_range.into_inner(),
-            FullFault::OutOfRange,
-        ),
-        (
-            first_moves.into_inner(),
-            bad_moves.into_inner(),
-            FullFault::Moves { expected: 0 },
-        ),
-    ];
-    if let Some(&(index, count, fault)) = local.iter().filter(|l| l.1 > 0).min_by_key(|l| l.0) {
+    let first = first_sweep(g, &chunks, &done, range, seeds, progress);
+    let nonzero = first.nonzero;
+    if let Some((index, count, fault)) = first.fault {
         let fault = match fault {
             FullFault::Moves { .. } => FullFault::Moves {
                 expected: expected_at(g, &chunks, index),
@@ -211,7 +159,7 @@ pub(crate) fn check_graph(
     let fits = |open: u64| {
         open.saturating_mul(GRAPH_BYTES_PER_OPEN) <= graph_bytes && open < u32::MAX as u64
     };
-    let mut open = nonzero - grounded_now.into_inner();
+    let mut open = nonzero - first.grounded;
     let (mut sweeps, mut rounds, mut more) = (1, 0, 0);
     let mut left_index = None;
     let mut stalled = false;
@@ -248,6 +196,90 @@ pub(crate) fn check_graph(
             fault: FullFault::NotForced,
             count,
         }),
+    }
+}
+
+/// What the first sweep of [`check_graph`] found: the nonzero positions, those it grounded,
+/// and the first local fault (its index, how many positions have a fault of its kind, and
+/// the fault), if any.
+struct FirstSweep {
+    nonzero: u64,
+    grounded: u64,
+    fault: Option<(u64, u64, FullFault)>,
+}
+
+/// The first sweep of [`check_graph`]: every position checked for local consistency, and
+/// grounded where it can be already.
+fn first_sweep(
+    g: &impl Graph,
+    chunks: &[Range<u64>],
+    done: &Bits,
+    range: i32,
+    seeds: usize,
+    progress: &dyn Progress,
+) -> FirstSweep {
+    let n = g.len();
+    // Local faults: the lowest index of each kind and how many.
+    let first_range = AtomicU64::new(u64::MAX);
+    let first_moves = AtomicU64::new(u64::MAX);
+    let bad_range = AtomicU64::new(0);
+    let bad_moves = AtomicU64::new(0);
+    let nonzero = AtomicU64::new(0);
+    let grounded_now = AtomicU64::new(0);
+    progress.sweep_start(seeds, 1);
+    chunks.par_iter().for_each(|r| {
+        let (mut nz, mut gr) = (0u64, 0u64);
+        let (mut br, mut bm) = (0u64, 0u64);
+        let (mut fr, mut fm) = (u64::MAX, u64::MAX);
+        g.walk(r.clone(), &|_| true, &mut |i, moves| {
+            let v = g.value(i);
+            if v.abs() > range {
+                br += 1;
+                fr = fr.min(i);
+            } else if best(g, moves) != v {
+                bm += 1;
+                fm = fm.min(i);
+            }
+            if v != 0 {
+                nz += 1;
+            }
+            if grounded(g, done, v, moves) {
+                done.set(i);
+                if v != 0 {
+                    gr += 1;
+                }
+            }
+        });
+        nonzero.fetch_add(nz, Relaxed);
+        grounded_now.fetch_add(gr, Relaxed);
+        bad_range.fetch_add(br, Relaxed);
+        bad_moves.fetch_add(bm, Relaxed);
+        first_range.fetch_min(fr, Relaxed);
+        first_moves.fetch_min(fm, Relaxed);
+        progress.advance(r.end - r.start);
+    });
+    progress.sweep_end(seeds, 1, n, grounded_now.load(Relaxed));
+    // The lowest index with a local fault, and how many have a fault of its kind.
+    let local = [
+        (
+            first_range.into_inner(),
+            bad_range.into_inner(),
+            FullFault::OutOfRange,
+        ),
+        (
+            first_moves.into_inner(),
+            bad_moves.into_inner(),
+            FullFault::Moves { expected: 0 },
+        ),
+    ];
+    FirstSweep {
+        nonzero: nonzero.into_inner(),
+        grounded: grounded_now.into_inner(),
+        fault: local
+            .iter()
+            .filter(|l| l.1 > 0)
+            .min_by_key(|l| l.0)
+            .copied(),
     }
 }
 
@@ -312,34 +344,103 @@ fn attract(
     seeds: usize,
     progress: &dyn Progress,
 ) -> Attractor {
-    let n = g.len();
-    // The open positions, numbered: id = the count of open positions before.
-    let words = done.0.len();
-    let open_word = |w: usize| {
-        let bits = !done.0[w].load(Relaxed);
-        let tail = n - 64 * w as u64;
+    let ids = OpenIds::new(done, g.len());
+    let need: Vec<AtomicU8> = (0..open).map(|_| AtomicU8::new(0)).collect();
+    let edges = waiting_moves(g, chunks, &ids, &need, sweep, seeds, progress);
+    // Where each child's parents start in `edges`.
+    let mut start = vec![0u64; open as usize + 1];
+    {
+        let mut e = 0;
+        for (c, s) in start.iter_mut().enumerate() {
+            while e < edges.len() && (edges[e] >> 32) < c as u64 {
+                e += 1;
+            }
+            *s = e as u64;
+        }
+    }
+    let (rounds, left) = count_down(&edges, &start, &need, seeds, progress);
+    let left = (left > 0).then(|| {
+        let id = (0..open as usize)
+            .find(|&x| need[x].load(Relaxed) > 0)
+            .unwrap_or(0) as u32;
+        (left, ids.index_of(id))
+    });
+    Attractor {
+        rounds,
+        evaluations: open,
+        left,
+    }
+}
+
+/// The open positions of a graph (the zero bits of `done`), numbered in index order: the
+/// number of a position is the count of open positions before it.
+struct OpenIds<'a> {
+    done: &'a Bits,
+    n: u64,
+    /// For each word of `done`, the number of its first open position; then the total.
+    first_id: Vec<u32>,
+}
+
+impl<'a> OpenIds<'a> {
+    fn new(done: &'a Bits, n: u64) -> Self {
+        let words = done.0.len();
+        let mut ids = OpenIds {
+            done,
+            n,
+            first_id: Vec::with_capacity(words + 1),
+        };
+        let mut total = 0u32;
+        for w in 0..words {
+            ids.first_id.push(total);
+            total += ids.open_word(w).count_ones();
+        }
+        ids.first_id.push(total);
+        ids
+    }
+
+    /// The open positions of word `w` of `done`, a bit each.
+    #[inline]
+    fn open_word(&self, w: usize) -> u64 {
+        let bits = !self.done.0[w].load(Relaxed);
+        let tail = self.n - 64 * w as u64;
         if tail < 64 {
             bits & ((1u64 << tail) - 1)
         } else {
             bits
         }
-    };
-    let mut first_id = Vec::with_capacity(words + 1);
-    let mut total = 0u32;
-    for w in 0..words {
-        first_id.push(total);
-        total += open_word(w).count_ones();
     }
-    first_id.push(total);
-    let id_of = |i: u64| {
-        let w = (i / 64) as usize;
-        first_id[w] + (open_word(w) & ((1u64 << (i % 64)) - 1)).count_ones()
-    };
-    let need: Vec<AtomicU8> = (0..open).map(|_| AtomicU8::new(0)).collect();
-    let is_open = |i: u64| !done.get(i);
 
-    // The sweep that writes the moves: (child id << 32 | parent id), and the count each
-    // open position needs. `done` does not change during it.
+    /// The number of the open position of index `i`.
+    #[inline]
+    fn id_of(&self, i: u64) -> u32 {
+        let w = (i / 64) as usize;
+        self.first_id[w] + (self.open_word(w) & ((1u64 << (i % 64)) - 1)).count_ones()
+    }
+
+    /// The index of the open position numbered `id`.
+    fn index_of(&self, id: u32) -> u64 {
+        let w = self.first_id.partition_point(|&f| f <= id) - 1;
+        let mut bits = self.open_word(w);
+        for _ in 0..id - self.first_id[w] {
+            bits &= bits - 1;
+        }
+        64 * w as u64 + bits.trailing_zeros() as u64
+    }
+}
+
+/// The sweep (number `sweep`) of [`attract`] that writes the moves the open positions'
+/// grounding waits for, as (child id << 32 | parent id), sorted, and the count each open
+/// position needs into `need`. `done` does not change during it.
+fn waiting_moves(
+    g: &impl Graph,
+    chunks: &[Range<u64>],
+    ids: &OpenIds,
+    need: &[AtomicU8],
+    sweep: u32,
+    seeds: usize,
+    progress: &dyn Progress,
+) -> Vec<u64> {
+    let is_open = |i: u64| !ids.done.get(i);
     progress.sweep_start(seeds, sweep);
     let grounded_now = AtomicU64::new(0);
     let mut edges: Vec<u64> = chunks
@@ -349,7 +450,7 @@ fn attract(
             let mut now = 0u64;
             g.walk(r.clone(), &is_open, &mut |i, moves| {
                 let v = g.value(i);
-                let x = id_of(i) as u64;
+                let x = ids.id_of(i) as u64;
                 let mut count = 0u8;
                 let mut ready = false;
                 for &e in moves {
@@ -358,7 +459,7 @@ fn attract(
                         continue;
                     }
                     if is_open(c) {
-                        out.push((id_of(c) as u64) << 32 | x);
+                        out.push((ids.id_of(c) as u64) << 32 | x);
                         count += 1;
                     } else if v > 0 {
                         ready = true;
@@ -382,19 +483,23 @@ fn attract(
         })
         .collect();
     let grounded_now = grounded_now.into_inner();
-    progress.sweep_end(seeds, sweep, open, grounded_now);
+    progress.sweep_end(seeds, sweep, need.len() as u64, grounded_now);
     edges.par_sort_unstable();
-    // Where each child's parents start in `edges`.
-    let mut start = vec![0u64; open as usize + 1];
-    {
-        let mut e = 0;
-        for (c, s) in start.iter_mut().enumerate() {
-            while e < edges.len() && (edges[e] >> 32) < c as u64 {
-                e += 1;
-            }
-            *s = e as u64;
-        }
-    }
+    edges
+}
+
+/// The rounds of [`attract`]: from the positions that need nothing, each round passes on
+/// to the parents of those grounded in the round before (`edges[start[c] .. start[c + 1]]`
+/// for child `c`), counting their needs down. Returns the rounds and the positions left
+/// open.
+fn count_down(
+    edges: &[u64],
+    start: &[u64],
+    need: &[AtomicU8],
+    seeds: usize,
+    progress: &dyn Progress,
+) -> (u32, u64) {
+    let open = need.len() as u64;
     let mut frontier: Vec<u32> = (0..open as u32)
         .into_par_iter()
         .filter(|&x| need[x as usize].load(Relaxed) == 0)
@@ -421,23 +526,7 @@ fn attract(
         left -= frontier.len() as u64;
         progress.round_end(seeds, rounds, visited.into_inner(), frontier.len() as u64);
     }
-    let left = (left > 0).then(|| {
-        let id = (0..open as usize)
-            .find(|&x| need[x].load(Relaxed) > 0)
-            .unwrap_or(0) as u32;
-        // The open position numbered `id`.
-        let w = first_id.partition_point(|&f| f <= id) - 1;
-        let mut bits = open_word(w);
-        for _ in 0..id - first_id[w] {
-            bits &= bits - 1;
-        }
-        (left, 64 * w as u64 + bits.trailing_zeros() as u64)
-    });
-    Attractor {
-        rounds,
-        evaluations: open,
-        left,
-    }
+    (rounds, left)
 }
 
 /// The best over the moves of position `index`.
