@@ -74,7 +74,9 @@ use super::scratch::{MoveIndex, MoveSink, ScratchDir};
 use super::work::{self, Cells, Mirror, Packing, BLOCK, CHANGED, EVAL};
 use super::{check_buildable, BuildOptions, LayerStats, Progress};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
-use crate::format::{key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey};
+use crate::format::{
+    file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey,
+};
 use ask::{ask_piece, asked_count, asked_offsets, is_asked};
 use checkpoint::{checkpoint_path, load_checkpoint, load_piece, save_checkpoint};
 use hoyito_rules::Rules;
