@@ -535,114 +535,41 @@ fn solve_layer<C: Communicator>(
         Cells::split(own.start, mine, Some(&copy)),
         lower,
     );
-    let mut x = ExchangeStats {
-        seeds: n,
-        ..ExchangeStats::default()
-    };
-    let mut sums = [0u64; 2];
-    world.all_reduce_into(
-        &[gives.iter().sum::<usize>() as u64, 4 * asked.len() as u64][..],
-        &mut sums[..],
-        SystemOperation::sum(),
-    );
-    [x.requested, x.ask_bytes] = sums;
-    x.answered_per_sweep = x.requested;
+    let mut x = ExchangeStats::asked(world, n, &gives, &asked);
     let saved = checkpoint_path(folder, n, world.rank(), world.size());
-    let mut resumed = 0u32;
-    if let Some((sweep, bytes)) = load_checkpoint(&saved, n, world.size(), &own) {
-        for (cell, w) in mine.iter().zip(bytes) {
-            cell.store(w, Relaxed);
-        }
-        resumed = sweep;
-    }
-    world.all_reduce_into(&resumed, &mut stats.sweeps, SystemOperation::max());
+    stats.sweeps = resume(world, &saved, n, &own, mine);
     x.resumed_at = stats.sweeps;
     if x.resumed_at > 0 {
         // The moves are not kept over a restart: the first sweep writes them again.
         moves_at = moves_at.map(|k| k.max(x.resumed_at + 1));
     }
-    // Each process writes the moves of its own range (to successors anywhere) to its own
-    // scratch folder.
     let scratch = match moves_at {
-        Some(_) => Some(ScratchDir::at(
-            folder.join(format!("{}.moves-{rank}-of-{size}", file_name(n))),
-        )?),
+        Some(_) => Some(moves_dir(folder, n, rank, size)?),
         None => None,
     };
-    let mut moves = None;
-    loop {
-        stats.sweeps += 1;
-        x.sweeps += 1;
-        progress.sweep_start(n, stats.sweeps);
-        let step = how.mpi.answer_step;
-        timed(&mut clock.exchange, || {
-            exchange_answers(world, &asked, (&gives, &gets), mine, &copy, step)
-        })?;
-        let sink = match (&scratch, moves_at) {
-            (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
-                dir,
-                count,
-                super::file_positions(options.method),
-            )?),
-            _ => None,
-        };
-        let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, sink.as_ref(), progress, false);
-        let (evaluated, changed) = timed(&mut clock.wait, || {
-            totals(world, &ctx, n, evaluated, changed)
-        })?;
-        progress.sweep_end(n, stats.sweeps, evaluated, changed);
-        stats.evaluations += evaluated;
-        if let Some(sink) = sink {
-            let m = sink.finish(count)?;
-            let mut sums = [0u64; 2];
-            world.all_reduce_into(
-                &[m.peak_bytes, m.moves][..],
-                &mut sums[..],
-                SystemOperation::sum(),
-            );
-            [stats.scratch_bytes, stats.scratch_moves] = sums;
-            moves = Some(m);
-            break;
-        }
-        if changed == 0 {
-            break;
-        }
-        save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, mine, !0)?;
-    }
-    if let Some(moves) = moves {
-        let plan = Rounds {
-            own: &own,
-            asked: &asked,
-            saved: &saved,
-            every: how.mpi.checkpoint_every,
-        };
-        let mut tally = Tally {
-            stats: &mut stats,
-            exchange: &mut x,
-            clock: &mut clock,
-        };
-        run_rounds(world, &ctx, pk, &moves, &plan, progress, &mut tally)?;
-        drop(moves);
-        if let Some(scratch) = &scratch {
-            scratch.remove()?;
-        }
-    }
+    let plan = Sweeps {
+        n,
+        count,
+        own: &own,
+        asked: &asked,
+        gives: &gives,
+        gets: &gets,
+        copy: &copy,
+        saved: &saved,
+        scratch: scratch.as_ref(),
+        moves_at,
+    };
+    let mut tally = Tally {
+        stats: &mut stats,
+        exchange: &mut x,
+        clock: &mut clock,
+    };
+    run_to_fixpoint(world, &ctx, pk, mine, &plan, how, progress, &mut tally)?;
     drop(ctx);
     drop(copy);
     drop(asked);
-    let mut most = [0f64; 2];
-    world.all_reduce_into(
-        &[clock.exchange.as_secs_f64(), clock.wait.as_secs_f64()][..],
-        &mut most[..],
-        SystemOperation::max(),
-    );
-    [x.exchange_seconds, x.wait_seconds] = most;
-    let (mut histogram, bad) = super::code_counts(mine, pk);
-    let mut total = vec![0u64; histogram.len() + 1];
-    histogram.push(bad);
-    world.all_reduce_into(&histogram[..], &mut total[..], SystemOperation::sum());
-    let bad = total.pop().unwrap_or(0);
-    super::consistent(n, bad)?;
+    (x.exchange_seconds, x.wait_seconds) = slowest(world, &clock);
+    let total = histogram_over_all(world, n, mine, pk)?;
     if rank != 0 {
         send_range(world, mine);
         return Ok((LayerStats::started(n, 0), x));
@@ -657,6 +584,193 @@ fn solve_layer<C: Communicator>(
     stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
     stats.seconds = t0.elapsed().as_secs_f64();
     Ok((stats, x))
+}
+
+impl ExchangeStats {
+    /// The figures of the asks of layer `n`, added over the processes: this one answers
+    /// `gives[r]` bytes to process `r` each sweep, and was asked by the pieces `asked`.
+    fn asked<C: Communicator>(
+        world: &C,
+        n: usize,
+        gives: &[usize],
+        asked: &Parts<u32>,
+    ) -> ExchangeStats {
+        let mut x = ExchangeStats {
+            seeds: n,
+            ..ExchangeStats::default()
+        };
+        let mut sums = [0u64; 2];
+        world.all_reduce_into(
+            &[gives.iter().sum::<usize>() as u64, 4 * asked.len() as u64][..],
+            &mut sums[..],
+            SystemOperation::sum(),
+        );
+        [x.requested, x.ask_bytes] = sums;
+        x.answered_per_sweep = x.requested;
+        x
+    }
+}
+
+/// The scratch folder of process `rank` of `size` for the moves of layer `n`: each process
+/// writes the moves of its own range (to successors anywhere) to its own.
+fn moves_dir(folder: &Path, n: usize, rank: usize, size: usize) -> Result<ScratchDir, TableError> {
+    ScratchDir::at(folder.join(format!("{}.moves-{rank}-of-{size}", file_name(n))))
+}
+
+/// What the sweeps of one process need beside the layer (of `n` seeds, `count`
+/// positions): its range, the indices asked of it and the bytes it gives and gets from each
+/// process, the copy of what it reads of other ranges, where it saves its range, and where
+/// and from which sweep it writes its moves.
+struct Sweeps<'a> {
+    n: usize,
+    count: u64,
+    own: &'a Range<u64>,
+    asked: &'a Parts<u32>,
+    gives: &'a [usize],
+    gets: &'a [usize],
+    copy: &'a Mirror,
+    saved: &'a Path,
+    scratch: Option<&'a ScratchDir>,
+    moves_at: Option<u32>,
+}
+
+/// Sweeps over the processes until one changes nothing anywhere, or until the sweep that
+/// writes the moves; then rounds ([`run_rounds`]) until the fixpoint. Each sweep starts
+/// with the answers to the asks ([`exchange_answers`]); a sweep that changed something is
+/// saved ([`save_checkpoint`]).
+#[allow(clippy::too_many_arguments)]
+fn run_to_fixpoint<C: Communicator>(
+    world: &C,
+    ctx: &Ctx,
+    pk: Packing,
+    mine: &[AtomicU8],
+    plan: &Sweeps,
+    how: &How,
+    progress: &dyn Progress,
+    tally: &mut Tally,
+) -> Result<(), TableError> {
+    let (n, count) = (plan.n, plan.count);
+    let options = how.options;
+    let mut moves = None;
+    loop {
+        tally.stats.sweeps += 1;
+        tally.exchange.sweeps += 1;
+        progress.sweep_start(n, tally.stats.sweeps);
+        let step = how.mpi.answer_step;
+        timed(&mut tally.clock.exchange, || {
+            exchange_answers(
+                world,
+                plan.asked,
+                (plan.gives, plan.gets),
+                mine,
+                plan.copy,
+                step,
+            )
+        })?;
+        let sink = match (plan.scratch, plan.moves_at) {
+            (Some(dir), Some(k)) if tally.stats.sweeps >= k => Some(MoveSink::create(
+                dir,
+                count,
+                super::file_positions(options.method),
+            )?),
+            _ => None,
+        };
+        let (evaluated, changed) =
+            ctx.sweep_in(plan.own.clone(), pk, sink.as_ref(), progress, false);
+        let (evaluated, changed) = timed(&mut tally.clock.wait, || {
+            totals(world, ctx, n, evaluated, changed)
+        })?;
+        progress.sweep_end(n, tally.stats.sweeps, evaluated, changed);
+        tally.stats.evaluations += evaluated;
+        if let Some(sink) = sink {
+            let m = sink.finish(count)?;
+            let mut sums = [0u64; 2];
+            world.all_reduce_into(
+                &[m.peak_bytes, m.moves][..],
+                &mut sums[..],
+                SystemOperation::sum(),
+            );
+            [tally.stats.scratch_bytes, tally.stats.scratch_moves] = sums;
+            moves = Some(m);
+            break;
+        }
+        if changed == 0 {
+            break;
+        }
+        save_checkpoint(
+            plan.saved,
+            n,
+            world.size(),
+            plan.own,
+            tally.stats.sweeps,
+            mine,
+            !0,
+        )?;
+    }
+    if let Some(moves) = moves {
+        let rounds = Rounds {
+            own: plan.own,
+            asked: plan.asked,
+            saved: plan.saved,
+            every: how.mpi.checkpoint_every,
+        };
+        run_rounds(world, ctx, pk, &moves, &rounds, progress, tally)?;
+        drop(moves);
+        if let Some(scratch) = plan.scratch {
+            scratch.remove()?;
+        }
+    }
+    Ok(())
+}
+
+/// The sweeps a job resumes after: each process loads its range of layer `n` from its
+/// checkpoint `saved` if that is there, whole and for this range, and all take the largest
+/// step saved (0: none).
+fn resume<C: Communicator>(
+    world: &C,
+    saved: &Path,
+    n: usize,
+    own: &Range<u64>,
+    mine: &[AtomicU8],
+) -> u32 {
+    let mut resumed = 0u32;
+    if let Some((sweep, bytes)) = load_checkpoint(saved, n, world.size(), own) {
+        for (cell, w) in mine.iter().zip(bytes) {
+            cell.store(w, Relaxed);
+        }
+        resumed = sweep;
+    }
+    let mut most = 0u32;
+    world.all_reduce_into(&resumed, &mut most, SystemOperation::max());
+    most
+}
+
+/// The most time any process spent exchanging, and waiting for the others, in seconds.
+fn slowest<C: Communicator>(world: &C, clock: &Clock) -> (f64, f64) {
+    let mut most = [0f64; 2];
+    world.all_reduce_into(
+        &[clock.exchange.as_secs_f64(), clock.wait.as_secs_f64()][..],
+        &mut most[..],
+        SystemOperation::max(),
+    );
+    (most[0], most[1])
+}
+
+/// The histogram of the codes of layer `n` over all processes, each counting its range
+/// (`mine`); an error on every process if any holds an inconsistent byte.
+fn histogram_over_all<C: Communicator>(
+    world: &C,
+    n: usize,
+    mine: &[AtomicU8],
+    pk: Packing,
+) -> Result<Vec<u64>, TableError> {
+    let (mut histogram, bad) = super::code_counts(mine, pk);
+    let mut total = vec![0u64; histogram.len() + 1];
+    histogram.push(bad);
+    world.all_reduce_into(&histogram[..], &mut total[..], SystemOperation::sum());
+    let bad = total.pop().unwrap_or(0);
+    super::consistent(n, bad)?;
+    Ok(total)
 }
 
 /// The positions evaluated and those that rose in one step of layer `n`, added over the
