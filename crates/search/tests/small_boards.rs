@@ -173,56 +173,46 @@ impl Probe<2> for Oracle {
     }
 }
 
-fn check(rules: Rules, sample: usize) {
-    let want = reference(&rules);
-    let with_oracle = Searcher::<2>::new(
+/// A searcher for `rules` with `config` and a small table.
+fn small_searcher(rules: Rules, config: Config) -> Searcher<2> {
+    Searcher::<2>::new(
         rules,
         Config {
             hash_mb: 2,
-            retrograde_seeds: Some(0),
-            ..Config::default()
+            ..config
         },
     )
-    .with_probe(Box::new(Oracle {
+}
+
+fn check(rules: Rules, sample: usize) {
+    let want = reference(&rules);
+    let no_retro = Config {
+        retrograde_seeds: Some(0),
+        ..Config::default()
+    };
+    let with_oracle = small_searcher(rules, no_retro).with_probe(Box::new(Oracle {
         values: want.clone(),
         max_seeds: 8,
     }));
     let all = reachable(&rules);
-    let retro = Searcher::<2>::new(
+    let retro = small_searcher(rules, Config::default());
+    let alphabeta = small_searcher(
         rules,
         Config {
-            hash_mb: 2,
-            ..Config::default()
-        },
-    );
-    let alphabeta = Searcher::<2>::new(
-        rules,
-        Config {
-            hash_mb: 2,
-            retrograde_seeds: Some(0),
             exact_method: ExactMethod::AlphaBeta,
-            ..Config::default()
+            ..no_retro
         },
     );
-    let two_threads = Searcher::<2>::new(
+    let two_threads = small_searcher(
         rules,
         Config {
-            hash_mb: 2,
-            retrograde_seeds: Some(0),
             exact_method: ExactMethod::AlphaBeta,
             threads: 2,
-            ..Config::default()
+            ..no_retro
         },
     );
     // Threshold proofs alone, no component solved whole.
-    let prover = Searcher::<2>::new(
-        rules,
-        Config {
-            hash_mb: 2,
-            retrograde_seeds: Some(0),
-            ..Config::default()
-        },
-    );
+    let prover = small_searcher(rules, no_retro);
     let step = (all.len() / sample).max(1);
     let mut checked = 0;
     for p in all.iter().step_by(step) {
