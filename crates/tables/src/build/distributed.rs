@@ -90,7 +90,7 @@ pub struct ExchangeStats {
     pub seeds: usize,
     /// Indices asked of other processes at the start of the layer.
     pub requested: u64,
-    /// Bytes those asks took ([`AskForm`](ask::AskForm): 4 an index, or a bit a position of
+    /// Bytes those asks took (`ask::AskForm`: 4 an index, or a bit a position of
     /// the owner's range, whichever is fewer).
     pub ask_bytes: u64,
     /// Bytes answered in each sweep (one a requested index).
