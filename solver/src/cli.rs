@@ -367,7 +367,7 @@ pub struct ProveArgs {
     /// In focused proofs, the positions a capture's own proof may explore the first time it
     /// is tried (four times as many each time after) before it is given up for other ways
     /// meanwhile; what it decided is kept. The values are the same whatever the cap.
-    #[arg(long = "capture-cap", value_name = "POSITIONS", default_value_t = hoyito::search::Prove::<2>::DEFAULT_CAPTURE_CAP, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long = "capture-cap", value_name = "POSITIONS", default_value_t = hoyito::search::Prover::<2>::DEFAULT_CAPTURE_CAP, value_parser = clap::value_parser!(u64).range(1..))]
     pub capture_cap: u64,
 }
 

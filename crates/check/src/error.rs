@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::certificate::Claim;
+use crate::certificate_file::Claim;
 use crate::rules::{Illegal, Position, Side};
 
 /// Where in a certificate file a problem is.

@@ -17,19 +17,19 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod certificate;
+pub mod certificate_file;
 mod error;
+mod justification;
 pub mod rules;
 pub mod tables;
-mod verify;
 
 use std::path::Path;
 
-pub use certificate::{write_certificate, Certificate, Claim, Entry, Kind};
+pub use certificate_file::{write_certificate, Certificate, Claim, Entry, Kind};
 pub use error::{CheckError, Failure, Place, Reason, Step};
+pub use justification::{check, Report};
 pub use rules::{CaptureSide, LastFour, Position, Rules, Side, Variant};
 pub use tables::Tables;
-pub use verify::{check, Report};
 
 /// Reads the certificate `cert` and checks it, with the tables under `tables` when it rests
 /// on some (the folder that holds one subfolder per set of rules, as `solve tables build

@@ -121,6 +121,108 @@ fn bits_of(seeds: usize) -> usize {
     bits
 }
 
+/// Checks the start of the bytes of a layer file of `seeds` seeds: magic, version,
+/// histogram bins and the header's checksum; returns the header's length.
+fn check_header(bytes: &[u8], seeds: usize) -> Result<usize, String> {
+    if bytes.len() < FIXED + 8 {
+        return Err(format!(
+            "{} bytes is too short for a table file",
+            bytes.len()
+        ));
+    }
+    if &bytes[0..8] != MAGIC {
+        return Err("not a table file (no HOYITOTB magic)".into());
+    }
+    let version = le_u32(&bytes[8..]);
+    if version != VERSION {
+        return Err(format!(
+            "format version {version}, this reader knows {VERSION}"
+        ));
+    }
+    let step = step_of(seeds);
+    let bins = 2 * seeds / step + 1;
+    let header_len = FIXED + 8 * bins + 8;
+    let found_bins = le_u32(&bytes[52..]) as usize;
+    if found_bins != bins {
+        return Err(format!(
+            "histogram bins {found_bins}, expected {bins} for {seeds} seeds"
+        ));
+    }
+    if bytes.len() < header_len {
+        return Err("the header is cut short".into());
+    }
+    let stored = le_u64(&bytes[header_len - 8..]);
+    let computed = checksum(&bytes[..header_len - 8]);
+    if stored != computed {
+        return Err(format!(
+            "header checksum {stored:#018x} does not match the header ({computed:#018x})"
+        ));
+    }
+    Ok(header_len)
+}
+
+/// Checks every header field of the bytes of a layer file against what `rules` and
+/// `seeds` imply; returns the layer's sides, bits a value, positions a side and payload
+/// bytes.
+fn check_fields(
+    bytes: &[u8],
+    rules: &Rules,
+    seeds: usize,
+) -> Result<(usize, usize, u64, u128), String> {
+    let step = step_of(seeds);
+    let bins = 2 * seeds / step + 1;
+    let sides = if rules.last_four == LastFour::Capturer {
+        1
+    } else {
+        2
+    };
+    let bits = bits_of(seeds);
+    let holes = rules.holes;
+    let per_side = choose((seeds + 2 * holes - 1) as u64, (2 * holes - 1) as u64)
+        .ok_or("the layer is too large to index")?;
+    let count = per_side
+        .checked_mul(sides as u64)
+        .ok_or("the layer is too large to index")?;
+    let payload_len = (count as u128 * bits as u128).div_ceil(8) + 1;
+    let histogram_total: u128 = (0..bins)
+        .map(|i| le_u64(&bytes[FIXED + 8 * i..]) as u128)
+        .sum();
+    let variant = match rules.variant {
+        Variant::Hoyito2 => 2,
+        Variant::Hoyito3 => 3,
+    };
+    let last_four = match rules.last_four {
+        LastFour::Capturer => 0,
+        LastFour::South => 1,
+        LastFour::North => 2,
+    };
+    let capture_side = match rules.capture_side {
+        CaptureSide::Any => 0,
+        CaptureSide::Opponent => 1,
+    };
+    let fields: [(&str, u128, u128); 13] = [
+        ("holes", bytes[12] as u128, holes as u128),
+        ("variant", bytes[13] as u128, variant),
+        ("last four", bytes[14] as u128, last_four),
+        ("capture side", bytes[15] as u128, capture_side),
+        ("seeds", le_u32(&bytes[16..]) as u128, seeds as u128),
+        ("sides", bytes[20] as u128, sides as u128),
+        ("bits", bytes[21] as u128, bits as u128),
+        ("step", bytes[22] as u128, step as u128),
+        ("reserved byte 23", bytes[23] as u128, 0),
+        ("positions", le_u64(&bytes[24..]) as u128, count as u128),
+        ("payload bytes", le_u64(&bytes[32..]) as u128, payload_len),
+        ("reserved bytes 68..72", le_u32(&bytes[68..]) as u128, 0),
+        ("histogram total", histogram_total, count as u128),
+    ];
+    for (field, found, expected) in fields {
+        if found != expected {
+            return Err(format!("{field} is {found}, expected {expected}"));
+        }
+    }
+    Ok((sides, bits, per_side, payload_len))
+}
+
 /// One layer read from its file and checked.
 #[derive(Debug)]
 pub struct Layer {
@@ -156,89 +258,10 @@ impl Layer {
             path: path.to_path_buf(),
             problem,
         };
-        if bytes.len() < FIXED + 8 {
-            return Err(bad(format!(
-                "{} bytes is too short for a table file",
-                bytes.len()
-            )));
-        }
-        if &bytes[0..8] != MAGIC {
-            return Err(bad("not a table file (no HOYITOTB magic)".into()));
-        }
-        let version = le_u32(&bytes[8..]);
-        if version != VERSION {
-            return Err(bad(format!(
-                "format version {version}, this reader knows {VERSION}"
-            )));
-        }
-        let step = step_of(seeds);
-        let bins = 2 * seeds / step + 1;
-        let header_len = FIXED + 8 * bins + 8;
-        let found_bins = le_u32(&bytes[52..]) as usize;
-        if found_bins != bins {
-            return Err(bad(format!(
-                "histogram bins {found_bins}, expected {bins} for {seeds} seeds"
-            )));
-        }
-        if bytes.len() < header_len {
-            return Err(bad("the header is cut short".into()));
-        }
-        let stored = le_u64(&bytes[header_len - 8..]);
-        let computed = checksum(&bytes[..header_len - 8]);
-        if stored != computed {
-            return Err(bad(format!(
-                "header checksum {stored:#018x} does not match the header ({computed:#018x})"
-            )));
-        }
-        let sides = if rules.last_four == LastFour::Capturer {
-            1
-        } else {
-            2
-        };
-        let bits = bits_of(seeds);
-        let holes = rules.holes;
-        let per_side = choose((seeds + 2 * holes - 1) as u64, (2 * holes - 1) as u64)
-            .ok_or_else(|| bad("the layer is too large to index".into()))?;
-        let count = per_side
-            .checked_mul(sides as u64)
-            .ok_or_else(|| bad("the layer is too large to index".into()))?;
-        let payload_len = (count as u128 * bits as u128).div_ceil(8) + 1;
-        let histogram_total: u128 = (0..bins)
-            .map(|i| le_u64(&bytes[FIXED + 8 * i..]) as u128)
-            .sum();
-        let variant = match rules.variant {
-            Variant::Hoyito2 => 2,
-            Variant::Hoyito3 => 3,
-        };
-        let last_four = match rules.last_four {
-            LastFour::Capturer => 0,
-            LastFour::South => 1,
-            LastFour::North => 2,
-        };
-        let capture_side = match rules.capture_side {
-            CaptureSide::Any => 0,
-            CaptureSide::Opponent => 1,
-        };
-        let fields: [(&str, u128, u128); 13] = [
-            ("holes", bytes[12] as u128, holes as u128),
-            ("variant", bytes[13] as u128, variant),
-            ("last four", bytes[14] as u128, last_four),
-            ("capture side", bytes[15] as u128, capture_side),
-            ("seeds", le_u32(&bytes[16..]) as u128, seeds as u128),
-            ("sides", bytes[20] as u128, sides as u128),
-            ("bits", bytes[21] as u128, bits as u128),
-            ("step", bytes[22] as u128, step as u128),
-            ("reserved byte 23", bytes[23] as u128, 0),
-            ("positions", le_u64(&bytes[24..]) as u128, count as u128),
-            ("payload bytes", le_u64(&bytes[32..]) as u128, payload_len),
-            ("reserved bytes 68..72", le_u32(&bytes[68..]) as u128, 0),
-            ("histogram total", histogram_total, count as u128),
-        ];
-        for (field, found, expected) in fields {
-            if found != expected {
-                return Err(bad(format!("{field} is {found}, expected {expected}")));
-            }
-        }
+        let header_len = check_header(&bytes, seeds).map_err(bad)?;
+        let (sides, bits, per_side, payload_len) =
+            check_fields(&bytes, rules, seeds).map_err(bad)?;
+        let (holes, step) = (rules.holes, step_of(seeds));
         let file_len = header_len as u128 + payload_len;
         if bytes.len() as u128 != file_len {
             return Err(bad(format!(

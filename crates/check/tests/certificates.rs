@@ -412,7 +412,7 @@ fn won_game() -> (Rules, Graph, Solution, Vec<(Position, Claim)>, Vec<Entry>) {
 }
 
 #[test]
-fn broken_certificates_are_rejected() {
+fn certificates_with_broken_moves_are_rejected() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("broken.cert");
     let (r, g, s, roots, entries) = won_game();
@@ -482,7 +482,15 @@ fn broken_certificates_are_rejected() {
     write(&path, &r, None, &roots, &broken);
     let reason = rejection(check_file(&path, None), "move for the opponent");
     assert_eq!(reason, Reason::MoveNotExpected(1));
+}
 
+#[test]
+fn certificates_with_broken_claims_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.cert");
+    let (r, g, s, roots, entries) = won_game();
+    write(&path, &r, None, &roots, &entries);
+    check_file(&path, None).unwrap();
     // A missing reply: an entry removed whose position has no other entry as strong.
     let k = (1..entries.len())
         .find(|&k| {
@@ -540,7 +548,7 @@ fn broken_certificates_are_rejected() {
 }
 
 #[test]
-fn malformed_certificates_are_rejected() {
+fn certificates_with_malformed_headers_are_rejected() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("malformed.cert");
     let (r, _, _, roots, entries) = won_game();
@@ -611,6 +619,16 @@ fn malformed_certificates_are_rejected() {
         "claim kind",
     );
     assert!(problem.contains("gt"), "{problem}");
+}
+
+#[test]
+fn certificates_with_malformed_entries_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("malformed.cert");
+    let (r, _, _, roots, entries) = won_game();
+    let mut good = Vec::new();
+    write_certificate(&mut good, &r, None, &roots, &entries).unwrap();
+    let text_len = good.len() - entries.len() * (2 * r.holes + 12);
 
     // Truncated file: the last byte cut.
     std::fs::write(&path, &good[..good.len() - 1]).unwrap();

@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use crate::error::PlayError;
+use crate::options::{Rules, Side};
 use crate::position::{Child, Move, Position, Status};
-use crate::rules::{Rules, Side};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,24 +22,24 @@
 mod error;
 mod game;
 mod notation;
+mod options;
 mod perft;
 mod position;
 mod probe;
 mod record;
-mod rules;
+mod record_reader;
 pub mod sowing;
 mod trace;
 
 pub use error::{ParseError, ParseErrorKind, PlayError, PositionError, RulesError};
 pub use game::{End, Game, Winner};
 pub use notation::{parse_move, Diagram, MAX_SEEDS_IN_HOLE};
+pub use options::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES};
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
 pub use probe::Probe;
-pub use record::{
-    read_records, write_records, Note, Ply, Record, RecordError, RecordErrorKind, Termination,
-};
-pub use rules::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES};
+pub use record::{write_records, Note, Ply, Record, Termination};
+pub use record_reader::{read_records, RecordError, RecordErrorKind};
 pub use trace::{Lap, Trace};
 
 /// Any error of this crate, for callers that handle them alike.

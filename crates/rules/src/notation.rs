@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::rules::{Side, MAX_HOLES, MIN_HOLES};
+use crate::options::{Side, MAX_HOLES, MIN_HOLES};
 
 /// Most seeds one hole can hold in any game the library plays (2 x 12 holes x 8 seeds).
 pub const MAX_SEEDS_IN_HOLE: u32 = 192;

@@ -3,8 +3,8 @@
 
 use rayon::prelude::*;
 
+use crate::options::Rules;
 use crate::position::Position;
-use crate::rules::Rules;
 
 /// Calls `f` with every child of `p`, or of `p` after an automatic pass when the side to move
 /// has no legal move. Calls nothing when the game is over.

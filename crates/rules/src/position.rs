@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::error::{PlayError, PositionError};
 use crate::notation::Diagram;
-use crate::rules::{CaptureSide, Rules, Side, Variant, MAX_HOLES};
+use crate::options::{CaptureSide, Rules, Side, Variant, MAX_HOLES};
 use crate::sowing::{long_sowing, FAST_LAPS};
 
 /// Bytes with value 1 in every lane of a word.

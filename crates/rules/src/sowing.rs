@@ -287,32 +287,12 @@ pub(crate) fn long_sowing<const W: usize>(
         return hit.as_ref().map(|e| absolute(w.resolve(e)));
     }
 
-    // Whether repeats are looked for on the board alone (`capture_side = opponent` until the
-    // 4-landings of a period are too many to keep), else on the whole state.
-    let mut board_only = opponent_only;
-    let same = |a: &Walker<W>, b: &Walker<W>, board_only: bool| {
-        a.board == b.board && (board_only || a.phase == b.phase)
-    };
     let entry = Met {
         walker: w,
         lap: 0,
         hash: w.hash(),
     };
-    // The distinguished states met on this walk, by board (and phase unless `board_only`).
-    let met_key = |m: &Met<W>, board_only: bool| {
-        let mut k = m.walker.key();
-        if board_only {
-            k.phase = u8::MAX;
-        }
-        k
-    };
-    let mut met: ahash::AHashMap<Key, Met<W>> = ahash::AHashMap::new();
-    let mut level = 0u32;
-    // 4-landings since lap `fours_from` (only while `board_only`).
-    let mut fours: Vec<Four<W>> = Vec::new();
-    let mut fours_from = 0u64;
-    let mut tortoise = entry;
-    let (mut power, mut lam) = (1u64, 0u64);
+    let mut cycles = Cycles::new(entry, opponent_only);
     let mut laps = 0u64;
     // The outcome: the last lap's board relative to its landing hole, and that hole;
     // `None` for an endless sowing.
@@ -321,69 +301,13 @@ pub(crate) fn long_sowing<const W: usize>(
         if w.lap() {
             break Some((w.board, w.abs));
         }
-        let h = w.hash();
         let now = Met {
             walker: w,
             lap: laps,
-            hash: h,
+            hash: w.hash(),
         };
-        if board_only && w.board.get(0) == 4 {
-            if fours.len() == FOURS_LIMIT {
-                // Only the laps since Brent's saved state are needed to close its cycle.
-                fours.retain(|f| f.lap > tortoise.lap);
-                fours_from = tortoise.lap;
-            }
-            if fours.len() == FOURS_LIMIT {
-                // Too many 4-landings to follow: look for whole repeated states instead.
-                board_only = false;
-                fours = Vec::new();
-                met.clear();
-                tortoise = now;
-                (power, lam) = (1, 0);
-                continue;
-            }
-            fours.push(Four {
-                walker: w,
-                lap: laps,
-            });
-        }
-        lam += 1;
-        if same(&w, &tortoise.walker, board_only) {
-            break periodic_outcome(&tortoise, &now, &fours);
-        }
-        if distinguished(h, 0) {
-            if let Some(hit) = cache.get(&w.key()) {
-                CACHE_HITS.fetch_add(1, Relaxed);
-                break hit.as_ref().map(|e| w.resolve(e));
-            }
-            if distinguished(h, level) {
-                // A distinguished state met twice on this walk closes a cycle (sooner than
-                // Brent's method, which remains for cycles without distinguished states).
-                match met.entry(met_key(&now, board_only)) {
-                    std::collections::hash_map::Entry::Occupied(e) => {
-                        let earlier = *e.get();
-                        if !board_only || earlier.walker.phase == w.phase {
-                            break None;
-                        }
-                        if earlier.lap >= fours_from {
-                            break periodic_outcome(&earlier, &now, &fours);
-                        }
-                        // Its period's 4-landings are gone; Brent's method will close it.
-                    }
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(now);
-                    }
-                }
-                if met.len() > MET_LIMIT {
-                    level += 1;
-                    met.retain(|_, m| distinguished(m.hash, level));
-                }
-            }
-        }
-        if lam == power {
-            tortoise = now;
-            power *= 2;
-            lam = 0;
+        if let Some(outcome) = cycles.step(&now, cache) {
+            break outcome;
         }
     };
 
@@ -391,7 +315,7 @@ pub(crate) fn long_sowing<const W: usize>(
     if cache.len() > CACHE_LIMIT {
         cache.clear();
     }
-    for state in std::iter::once(&entry.walker).chain(met.values().map(|m| &m.walker)) {
+    for state in std::iter::once(&entry.walker).chain(cycles.met.values().map(|m| &m.walker)) {
         let ending = outcome.map(|(board, abs)| Ending {
             board: pad(&board),
             delta: ((abs + n - state.abs) % n) as u8,
@@ -399,6 +323,121 @@ pub(crate) fn long_sowing<const W: usize>(
         cache.insert(state.key(), ending);
     }
     outcome.map(absolute)
+}
+
+/// The search for the end or the cycle of one slow sowing ([`long_sowing`]): Brent's method,
+/// the distinguished states met on the walk, and the 4-landings of the current period.
+struct Cycles<const W: usize> {
+    /// Whether repeats are looked for on the board alone (`capture_side = opponent` until the
+    /// 4-landings of a period are too many to keep), else on the whole state.
+    board_only: bool,
+    /// The distinguished states met on this walk, by board (and phase unless `board_only`).
+    met: ahash::AHashMap<Key, Met<W>>,
+    level: u32,
+    /// 4-landings since lap `fours_from` (only while `board_only`).
+    fours: Vec<Four<W>>,
+    fours_from: u64,
+    /// Brent's saved state, and its power and distance.
+    tortoise: Met<W>,
+    power: u64,
+    lam: u64,
+}
+
+impl<const W: usize> Cycles<W> {
+    fn new(entry: Met<W>, opponent_only: bool) -> Self {
+        Cycles {
+            board_only: opponent_only,
+            met: ahash::AHashMap::new(),
+            level: 0,
+            fours: Vec::new(),
+            fours_from: 0,
+            tortoise: entry,
+            power: 1,
+            lam: 0,
+        }
+    }
+
+    /// Looks at the state `now`, reached at the end of a lap that did not end the sowing:
+    /// `Some` with the outcome (as [`long_sowing`]'s loop breaks with it) when it closes a
+    /// cycle or the cache knows it, `None` to sow on.
+    fn step(&mut self, now: &Met<W>, cache: &Cache) -> Option<Option<(Position<W>, usize)>> {
+        let w = now.walker;
+        if self.board_only && w.board.get(0) == 4 {
+            if self.fours.len() == FOURS_LIMIT {
+                // Only the laps since Brent's saved state are needed to close its cycle.
+                let from = self.tortoise.lap;
+                self.fours.retain(|f| f.lap > from);
+                self.fours_from = from;
+            }
+            if self.fours.len() == FOURS_LIMIT {
+                // Too many 4-landings to follow: look for whole repeated states instead.
+                self.board_only = false;
+                self.fours = Vec::new();
+                self.met.clear();
+                self.tortoise = *now;
+                (self.power, self.lam) = (1, 0);
+                return None;
+            }
+            self.fours.push(Four {
+                walker: w,
+                lap: now.lap,
+            });
+        }
+        self.lam += 1;
+        let same = w.board == self.tortoise.walker.board
+            && (self.board_only || w.phase == self.tortoise.walker.phase);
+        if same {
+            return Some(periodic_outcome(&self.tortoise, now, &self.fours));
+        }
+        if distinguished(now.hash, 0) {
+            if let Some(hit) = cache.get(&w.key()) {
+                CACHE_HITS.fetch_add(1, Relaxed);
+                return Some(hit.as_ref().map(|e| w.resolve(e)));
+            }
+            if distinguished(now.hash, self.level) {
+                if let Some(outcome) = self.meet(now) {
+                    return Some(outcome);
+                }
+            }
+        }
+        if self.lam == self.power {
+            self.tortoise = *now;
+            self.power *= 2;
+            self.lam = 0;
+        }
+        None
+    }
+
+    /// Notes the distinguished state `now`: met twice on this walk, it closes a cycle (sooner
+    /// than Brent's method, which remains for cycles without distinguished states), and the
+    /// outcome is returned as by [`Cycles::step`].
+    fn meet(&mut self, now: &Met<W>) -> Option<Option<(Position<W>, usize)>> {
+        let mut key = now.walker.key();
+        if self.board_only {
+            key.phase = u8::MAX;
+        }
+        match self.met.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let earlier = *e.get();
+                if !self.board_only || earlier.walker.phase == now.walker.phase {
+                    return Some(None);
+                }
+                if earlier.lap >= self.fours_from {
+                    return Some(periodic_outcome(&earlier, now, &self.fours));
+                }
+                // Its period's 4-landings are gone; Brent's method will close it.
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(*now);
+            }
+        }
+        if self.met.len() > MET_LIMIT {
+            self.level += 1;
+            let level = self.level;
+            self.met.retain(|_, m| distinguished(m.hash, level));
+        }
+        None
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Proof certificates (format and meaning: `data/CERTIFICATE.md`).
 //!
-//! Every threshold proof that finishes (`prover.rs`) decides claims on South's value of the
+//! Every threshold proof that finishes (`threshold.rs`) decides claims on South's value of the
 //! positions it explored: the attacker's attractor, whose nodes the attacker leaves in a
 //! finite number of moves, and the defender's region, which endless play satisfies. A
 //! [`Recorder`] writes them as they are decided, each with its rank: the proof's sequence

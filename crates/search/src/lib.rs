@@ -26,29 +26,32 @@
 //! ```
 #![deny(missing_docs)]
 
+mod alphabeta;
 mod bounds;
+mod capture_line;
 pub mod certificate;
 mod config;
-mod driver;
+mod context;
 mod eval;
 mod limits;
 mod plain;
-mod prove;
+mod proof_graph;
 mod prover;
 mod pv;
 mod result;
 mod retro;
-mod search;
+mod searcher;
+mod threshold;
 mod tt;
 
 pub use config::{Config, ExactMethod, Explore, TableKind};
-pub use driver::Searcher;
 pub use eval::Eval;
+pub use searcher::Searcher;
 // The oracle trait lives with the rules (tables implement it without depending on search);
 // re-exported for callers of the search.
 pub use hoyito_rules::Probe;
 pub use limits::Limits;
 pub use plain::plain_search;
-pub use prove::{Gauge, Prove};
+pub use prover::{Gauge, Prover};
 pub use result::SearchResult;
 pub use tt::{AtomicTable, Bound, Entry, MapTable, Table, PROVEN};

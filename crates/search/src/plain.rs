@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use hoyito_rules::{Move, Position, Rules};
 
-use crate::search::child_window;
+use crate::alphabeta::child_window;
 use crate::{Eval, Limits, SearchResult};
 
 struct Plain<'a, const W: usize> {

@@ -33,7 +33,7 @@ pub(crate) struct Retro<const W: usize> {
     /// When to give up a component (not remembered as too large: a later call may finish).
     pub deadline: Option<Instant>,
     /// Set from any thread to give up the component being solved, as at the deadline (its
-    /// own flag: the search's stop signal is borrowed for one search only, see `driver.rs`).
+    /// own flag: the search's stop signal is borrowed for one search only, see `searcher.rs`).
     pub stop: Arc<AtomicBool>,
     /// Whether the last call gave up at the deadline or on `stop`.
     pub stopped: bool,

@@ -5,7 +5,7 @@
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Variant};
 use hoyito_search::{Config, ExactMethod, Limits, Searcher};
 
-/// The longest path of the search (`MAX_PLY` in `search.rs`), less the root.
+/// The longest path of the search (`MAX_PLY` in `alphabeta.rs`), less the root.
 const DEEPEST: u32 = 199_999;
 
 #[test]

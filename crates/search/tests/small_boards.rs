@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use hoyito_rules::{CaptureSide, LastFour, Position6, Rules, Side, Variant};
 use hoyito_search::certificate::{self, Claim, Kind, Recorder, Root};
 use hoyito_search::{
-    plain_search, Config, Eval, ExactMethod, Explore, Gauge, Limits, Probe, Prove, Searcher,
+    plain_search, Config, Eval, ExactMethod, Explore, Gauge, Limits, Probe, Prover, Searcher,
 };
 
 type Key = [u64; 2];
@@ -173,56 +173,46 @@ impl Probe<2> for Oracle {
     }
 }
 
-fn check(rules: Rules, sample: usize) {
-    let want = reference(&rules);
-    let with_oracle = Searcher::<2>::new(
+/// A searcher for `rules` with `config` and a small table.
+fn small_searcher(rules: Rules, config: Config) -> Searcher<2> {
+    Searcher::<2>::new(
         rules,
         Config {
             hash_mb: 2,
-            retrograde_seeds: Some(0),
-            ..Config::default()
+            ..config
         },
     )
-    .with_probe(Box::new(Oracle {
+}
+
+fn check(rules: Rules, sample: usize) {
+    let want = reference(&rules);
+    let no_retro = Config {
+        retrograde_seeds: Some(0),
+        ..Config::default()
+    };
+    let with_oracle = small_searcher(rules, no_retro).with_probe(Box::new(Oracle {
         values: want.clone(),
         max_seeds: 8,
     }));
     let all = reachable(&rules);
-    let retro = Searcher::<2>::new(
+    let retro = small_searcher(rules, Config::default());
+    let alphabeta = small_searcher(
         rules,
         Config {
-            hash_mb: 2,
-            ..Config::default()
-        },
-    );
-    let alphabeta = Searcher::<2>::new(
-        rules,
-        Config {
-            hash_mb: 2,
-            retrograde_seeds: Some(0),
             exact_method: ExactMethod::AlphaBeta,
-            ..Config::default()
+            ..no_retro
         },
     );
-    let two_threads = Searcher::<2>::new(
+    let two_threads = small_searcher(
         rules,
         Config {
-            hash_mb: 2,
-            retrograde_seeds: Some(0),
             exact_method: ExactMethod::AlphaBeta,
             threads: 2,
-            ..Config::default()
+            ..no_retro
         },
     );
     // Threshold proofs alone, no component solved whole.
-    let prover = Searcher::<2>::new(
-        rules,
-        Config {
-            hash_mb: 2,
-            retrograde_seeds: Some(0),
-            ..Config::default()
-        },
-    );
+    let prover = small_searcher(rules, no_retro);
     let step = (all.len() / sample).max(1);
     let mut checked = 0;
     for p in all.iter().step_by(step) {
@@ -321,14 +311,14 @@ impl Write for Shared {
 #[derive(Clone, Copy, Debug)]
 struct Way(Explore, u64);
 
-const FOCUSED: Way = Way(Explore::Focused, Prove::<2>::DEFAULT_CAPTURE_CAP);
-const BREADTH: Way = Way(Explore::Breadth, Prove::<2>::DEFAULT_CAPTURE_CAP);
+const FOCUSED: Way = Way(Explore::Focused, Prover::<2>::DEFAULT_CAPTURE_CAP);
+const BREADTH: Way = Way(Explore::Breadth, Prover::<2>::DEFAULT_CAPTURE_CAP);
 /// Focused, with captures' proofs given up after 2 positions (then 8, 32 ...).
 const SMALL_CAP: Way = Way(Explore::Focused, 2);
 
 /// A prover without tables that explores its proofs' graphs by `way`.
-fn prover(rules: Rules, way: Way) -> Prove<2> {
-    let mut prove = Prove::<2>::new(rules, None);
+fn prover(rules: Rules, way: Way) -> Prover<2> {
+    let mut prove = Prover::<2>::new(rules, None);
     prove.explore(way.0);
     prove.capture_cap(way.1);
     prove
@@ -422,7 +412,7 @@ fn check_proofs(rules: Rules, sample: usize, way: Way) -> u64 {
 
 /// A prover resumed from `record` (as `solve prove --state` does): it takes in the claims
 /// recorded so far and goes on writing to the same record, numbering its proofs on.
-fn resumed(rules: Rules, record: &Shared, way: Way) -> Prove<2> {
+fn resumed(rules: Rules, record: &Shared, way: Way) -> Prover<2> {
     let bytes = record.0.lock().unwrap().clone();
     let (claims, _) = certificate::read_record::<2>(&rules, &bytes[..]).unwrap();
     let next = claims

@@ -33,17 +33,21 @@ mod build;
 /// The errors, each cause typed and shown once.
 mod error;
 pub mod format;
+/// Grounding: the check that values are the least fixpoint, over any graph of positions.
+mod grounding;
+/// Small layers built in memory ([`Tables::in_memory`], [`build_in_memory`]).
+mod in_memory;
 /// The perfect index of a layer ([`Layout`]).
 mod index;
 /// Memory hints, a positional read, free disk space.
 mod mem;
 /// Opening built tables and probing them ([`Tables`]).
-mod tables;
+mod reader;
 pub mod verify;
 
 pub use build::{
-    build, build_in_memory, build_with, layer_memory, scratch_estimate, BuildOptions, LayerStats,
-    Method, Progress, Quiet,
+    build, build_with, layer_memory, scratch_estimate, BuildOptions, LayerStats, Method, Progress,
+    Quiet,
 };
 #[cfg(feature = "mpi")]
 pub use build::{build_distributed, ExchangeStats, MpiOptions};
@@ -51,10 +55,11 @@ pub use error::{Damage, Inconsistency, Mismatch, TableError, Unsupported};
 pub use format::{
     bits_of, key_dir, layers_up_to, step_of, Header, Layer, TableKey, FORMAT_VERSION,
 };
+pub use in_memory::build_in_memory;
 pub use index::{Layout, MAX_BOARD};
 pub use mem::available_space;
 /// The MPI bindings the distributed build uses (feature `mpi`), for the caller to start MPI.
 #[cfg(feature = "mpi")]
 pub use mpi;
-pub use tables::{MoveValue, Tables};
+pub use reader::{MoveValue, Tables};
 pub use verify::{FullCheck, FullFailure, FullFault, FullOptions};

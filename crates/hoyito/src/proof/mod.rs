@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Child, Diagram, Move, Position, Probe, Rules};
 use hoyito_search::certificate::{self, Recorder};
-use hoyito_search::{Config, Gauge, Limits, Prove, Searcher};
+use hoyito_search::{Config, Gauge, Limits, Prover, Searcher};
 use hoyito_tables::Tables;
 
 use hoyito_search::Explore;
@@ -102,7 +102,7 @@ impl Default for ProofOptions {
             cache_mb: None,
             memory_reserve: None,
             explore: Explore::default(),
-            capture_cap: Prove::<2>::DEFAULT_CAPTURE_CAP,
+            capture_cap: Prover::<2>::DEFAULT_CAPTURE_CAP,
         }
     }
 }
@@ -368,9 +368,9 @@ fn new_prover<const W: usize>(
     (probe, cache_mb): (Option<Box<dyn Probe<W>>>, u64),
     state: &State,
     gauge: &Arc<Gauge>,
-) -> Result<(Prove<W>, u64)> {
+) -> Result<(Prover<W>, u64)> {
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
-    let mut prover = Prove::<W>::with_cache(*rules, probe, cache_bytes);
+    let mut prover = Prover::<W>::with_cache(*rules, probe, cache_bytes);
     prover.explore(a.explore);
     prover.capture_cap(a.capture_cap);
     let (claims_resumed, first_seq) = resume(rules, state, &mut prover)?;
@@ -407,7 +407,7 @@ fn guesser<const W: usize>(
 fn resume<const W: usize>(
     rules: &Rules,
     state: &State,
-    prover: &mut Prove<W>,
+    prover: &mut Prover<W>,
 ) -> Result<(u64, u32)> {
     let (mut claims_resumed, mut last_seq) = (0u64, 0u32);
     let bytes = certificate::for_each_claim::<W>(rules, &state.record, |c| {
@@ -458,7 +458,7 @@ struct Job<'a, const W: usize> {
 /// beside them (see [`progress`]): `low_memory` is raised when the run stopped for memory.
 fn prove_watched<const W: usize>(
     job: &Job<'_, W>,
-    prover: &mut Prove<W>,
+    prover: &mut Prover<W>,
     control: &ProofControl<'_>,
     (start, reserve_mb, low_memory): (Instant, u64, &AtomicBool),
 ) -> Found<W> {
@@ -487,7 +487,7 @@ fn prove_watched<const W: usize>(
 /// keeps it and, with `all_moves`, every move's value; each stops at `stop` or `deadline`.
 fn run_proofs<const W: usize>(
     job: &Job<'_, W>,
-    prover: &mut Prove<W>,
+    prover: &mut Prover<W>,
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Found<W> {
@@ -534,7 +534,7 @@ fn run_proofs<const W: usize>(
 
 /// Writes out the state's record of the prover's claims; returns the positions it
 /// explored and its cache's bounds held and forgotten.
-fn finish_prover<const W: usize>(mut prover: Prove<W>, record: &Path) -> Result<(u64, usize, u64)> {
+fn finish_prover<const W: usize>(mut prover: Prover<W>, record: &Path) -> Result<(u64, usize, u64)> {
     let explored = prover.explored();
     let (bounds, forgotten) = prover.cache_figures();
     prover

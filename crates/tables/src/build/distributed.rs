@@ -38,8 +38,8 @@
 //! (one machine, or a shared file system). So a process holds its range (a byte a
 //! position), the copy (a byte an index asked of others), the bitmap of the layer (0.17
 //! bytes a position), the indices others asked of it (4 bytes each, or a bit for each
-//! position of its range where that is fewer: [`AskForm`]) and a copy of the smaller
-//! layers, which is the limit past what one machine holds.
+//! position of its range where that is fewer: [`AskForm`](ask::AskForm)) and a copy of the
+//! smaller layers, which is the limit past what one machine holds.
 //!
 //! After each sweep that changed something, and during rounds at most every
 //! `checkpoint_every`, every process saves its range (without marks) and the step reached
@@ -54,16 +54,18 @@
 //! A process that fails returns its error without telling the others, which wait in the
 //! next exchange: the caller ends the job (`MPI_Abort`), as MPI programs do.
 
-use std::fs::File;
-use std::io::{BufWriter, Write as _};
+mod ask;
+mod checkpoint;
+mod gather;
+
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
-use mpi::traits::{Communicator, CommunicatorCollectives, Destination, Equivalence, Root, Source};
+use mpi::traits::{Communicator, CommunicatorCollectives, Equivalence, Root};
 use mpi::Count;
 
 use rayon::prelude::*;
@@ -74,9 +76,11 @@ use super::work::{self, Cells, Mirror, Packing, BLOCK, CHANGED, EVAL};
 use super::{check_buildable, BuildOptions, LayerStats, Progress};
 use crate::error::{io, Inconsistency, TableError, Unsupported};
 use crate::format::{
-    checksum, file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Checksum, Layer,
-    TableKey,
+    file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey,
 };
+use ask::{ask_piece, asked_count, asked_offsets, is_asked};
+use checkpoint::{checkpoint_path, load_checkpoint, save_checkpoint};
+use gather::{send_range, Gathered};
 use hoyito_rules::Rules;
 
 /// Figures of the exchange of one layer's build over MPI, added over the processes.
@@ -86,8 +90,8 @@ pub struct ExchangeStats {
     pub seeds: usize,
     /// Indices asked of other processes at the start of the layer.
     pub requested: u64,
-    /// Bytes those asks took ([`AskForm`]: 4 an index, or a bit a position of the owner's
-    /// range, whichever is fewer).
+    /// Bytes those asks took (`ask::AskForm`: 4 an index, or a bit a position of
+    /// the owner's range, whichever is fewer).
     pub ask_bytes: u64,
     /// Bytes answered in each sweep (one a requested index).
     pub answered_per_sweep: u64,
@@ -474,87 +478,6 @@ struct Listing {
     whole: Vec<Range<u64>>,
 }
 
-/// How a piece of the indices one process asks of another holds them: its first element,
-/// then the offsets in the owner's range (increasing, 4 bytes each), or a bit for every
-/// offset of the owner's range (32 to an element), whichever is fewer. Bits are fewer when
-/// more than one position in 32 of the range is asked, as with few processes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(u32)]
-enum AskForm {
-    Offsets = 0,
-    Bits = 1,
-}
-
-/// The piece asking for the positions marked in `words`, the bitmap of one owner's range of
-/// `len` positions: empty if none is marked, else its [`AskForm`] and the indices.
-fn ask_piece(words: &[u64], len: u64) -> Vec<u32> {
-    let n: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
-    if n == 0 {
-        return Vec::new();
-    }
-    let elements = len.div_ceil(32);
-    let mut piece = vec![];
-    if elements < n {
-        piece.reserve_exact(1 + elements as usize);
-        piece.push(AskForm::Bits as u32);
-        piece.extend(words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]));
-        piece.truncate(1 + elements as usize);
-    } else {
-        piece.reserve_exact(1 + n as usize);
-        piece.push(AskForm::Offsets as u32);
-        for (k, &word) in words.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                piece.push((k as u64 * 64 + bits.trailing_zeros() as u64) as u32);
-                bits &= bits - 1;
-            }
-        }
-    }
-    piece
-}
-
-/// The offsets a piece made by [`ask_piece`] asks for, increasing.
-fn asked_offsets(piece: &[u32]) -> Box<dyn Iterator<Item = u32> + '_> {
-    match piece.split_first() {
-        Some((&form, rest)) if form == AskForm::Bits as u32 => {
-            Box::new(rest.iter().enumerate().flat_map(|(k, &w)| {
-                let mut bits = w;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
-                        let b = bits.trailing_zeros();
-                        bits &= bits - 1;
-                        k as u32 * 32 + b
-                    })
-                })
-            }))
-        }
-        Some((_, rest)) => Box::new(rest.iter().copied()),
-        None => Box::new(std::iter::empty()),
-    }
-}
-
-/// Whether a piece made by [`ask_piece`] asks for `offset`.
-fn is_asked(piece: &[u32], offset: u32) -> bool {
-    match piece.split_first() {
-        Some((&form, rest)) if form == AskForm::Bits as u32 => rest
-            .get((offset / 32) as usize)
-            .is_some_and(|w| w >> (offset % 32) & 1 != 0),
-        Some((_, rest)) => rest.binary_search(&offset).is_ok(),
-        None => false,
-    }
-}
-
-/// The indices in a piece made by [`ask_piece`].
-fn asked_count(piece: &[u32]) -> usize {
-    match piece.split_first() {
-        Some((&form, rest)) if form == AskForm::Bits as u32 => {
-            rest.iter().map(|w| w.count_ones() as usize).sum()
-        }
-        Some((_, rest)) => rest.len(),
-        None => 0,
-    }
-}
-
 /// How every layer is built: the method, and the settings of the build over MPI.
 struct How<'a> {
     options: &'a BuildOptions,
@@ -614,114 +537,41 @@ fn solve_layer<C: Communicator>(
         Cells::split(own.start, mine, Some(&copy)),
         lower,
     );
-    let mut x = ExchangeStats {
-        seeds: n,
-        ..ExchangeStats::default()
-    };
-    let mut sums = [0u64; 2];
-    world.all_reduce_into(
-        &[gives.iter().sum::<usize>() as u64, 4 * asked.len() as u64][..],
-        &mut sums[..],
-        SystemOperation::sum(),
-    );
-    [x.requested, x.ask_bytes] = sums;
-    x.answered_per_sweep = x.requested;
+    let mut x = ExchangeStats::asked(world, n, &gives, &asked);
     let saved = checkpoint_path(folder, n, world.rank(), world.size());
-    let mut resumed = 0u32;
-    if let Some((sweep, bytes)) = load_checkpoint(&saved, n, world.size(), &own) {
-        for (cell, w) in mine.iter().zip(bytes) {
-            cell.store(w, Relaxed);
-        }
-        resumed = sweep;
-    }
-    world.all_reduce_into(&resumed, &mut stats.sweeps, SystemOperation::max());
+    stats.sweeps = resume(world, &saved, n, &own, mine);
     x.resumed_at = stats.sweeps;
     if x.resumed_at > 0 {
         // The moves are not kept over a restart: the first sweep writes them again.
         moves_at = moves_at.map(|k| k.max(x.resumed_at + 1));
     }
-    // Each process writes the moves of its own range (to successors anywhere) to its own
-    // scratch folder.
     let scratch = match moves_at {
-        Some(_) => Some(ScratchDir::at(
-            folder.join(format!("{}.moves-{rank}-of-{size}", file_name(n))),
-        )?),
+        Some(_) => Some(moves_dir(folder, n, rank, size)?),
         None => None,
     };
-    let mut moves = None;
-    loop {
-        stats.sweeps += 1;
-        x.sweeps += 1;
-        progress.sweep_start(n, stats.sweeps);
-        let step = how.mpi.answer_step;
-        timed(&mut clock.exchange, || {
-            exchange_answers(world, &asked, (&gives, &gets), mine, &copy, step)
-        })?;
-        let sink = match (&scratch, moves_at) {
-            (Some(dir), Some(k)) if stats.sweeps >= k => Some(MoveSink::create(
-                dir,
-                count,
-                super::file_positions(options.method),
-            )?),
-            _ => None,
-        };
-        let (evaluated, changed) = ctx.sweep_in(own.clone(), pk, sink.as_ref(), progress, false);
-        let (evaluated, changed) = timed(&mut clock.wait, || {
-            totals(world, &ctx, n, evaluated, changed)
-        })?;
-        progress.sweep_end(n, stats.sweeps, evaluated, changed);
-        stats.evaluations += evaluated;
-        if let Some(sink) = sink {
-            let m = sink.finish(count)?;
-            let mut sums = [0u64; 2];
-            world.all_reduce_into(
-                &[m.peak_bytes, m.moves][..],
-                &mut sums[..],
-                SystemOperation::sum(),
-            );
-            [stats.scratch_bytes, stats.scratch_moves] = sums;
-            moves = Some(m);
-            break;
-        }
-        if changed == 0 {
-            break;
-        }
-        save_checkpoint(&saved, n, world.size(), &own, stats.sweeps, mine, !0)?;
-    }
-    if let Some(moves) = moves {
-        let plan = Rounds {
-            own: &own,
-            asked: &asked,
-            saved: &saved,
-            every: how.mpi.checkpoint_every,
-        };
-        let mut tally = Tally {
-            stats: &mut stats,
-            exchange: &mut x,
-            clock: &mut clock,
-        };
-        run_rounds(world, &ctx, pk, &moves, &plan, progress, &mut tally)?;
-        drop(moves);
-        if let Some(scratch) = &scratch {
-            scratch.remove()?;
-        }
-    }
+    let plan = Sweeps {
+        n,
+        count,
+        own: &own,
+        asked: &asked,
+        gives: &gives,
+        gets: &gets,
+        copy: &copy,
+        saved: &saved,
+        scratch: scratch.as_ref(),
+        moves_at,
+    };
+    let mut tally = Tally {
+        stats: &mut stats,
+        exchange: &mut x,
+        clock: &mut clock,
+    };
+    run_to_fixpoint(world, &ctx, pk, mine, &plan, how, progress, &mut tally)?;
     drop(ctx);
     drop(copy);
     drop(asked);
-    let mut most = [0f64; 2];
-    world.all_reduce_into(
-        &[clock.exchange.as_secs_f64(), clock.wait.as_secs_f64()][..],
-        &mut most[..],
-        SystemOperation::max(),
-    );
-    [x.exchange_seconds, x.wait_seconds] = most;
-    let (mut histogram, bad) = super::code_counts(mine, pk);
-    let mut total = vec![0u64; histogram.len() + 1];
-    histogram.push(bad);
-    world.all_reduce_into(&histogram[..], &mut total[..], SystemOperation::sum());
-    let bad = total.pop().unwrap_or(0);
-    super::consistent(n, bad)?;
+    (x.exchange_seconds, x.wait_seconds) = slowest(world, &clock);
+    let total = histogram_over_all(world, n, mine, pk)?;
     if rank != 0 {
         send_range(world, mine);
         return Ok((LayerStats::started(n, 0), x));
@@ -736,6 +586,193 @@ fn solve_layer<C: Communicator>(
     stats.file_bytes = std::fs::metadata(path).map_err(io(path))?.len();
     stats.seconds = t0.elapsed().as_secs_f64();
     Ok((stats, x))
+}
+
+impl ExchangeStats {
+    /// The figures of the asks of layer `n`, added over the processes: this one answers
+    /// `gives[r]` bytes to process `r` each sweep, and was asked by the pieces `asked`.
+    fn asked<C: Communicator>(
+        world: &C,
+        n: usize,
+        gives: &[usize],
+        asked: &Parts<u32>,
+    ) -> ExchangeStats {
+        let mut x = ExchangeStats {
+            seeds: n,
+            ..ExchangeStats::default()
+        };
+        let mut sums = [0u64; 2];
+        world.all_reduce_into(
+            &[gives.iter().sum::<usize>() as u64, 4 * asked.len() as u64][..],
+            &mut sums[..],
+            SystemOperation::sum(),
+        );
+        [x.requested, x.ask_bytes] = sums;
+        x.answered_per_sweep = x.requested;
+        x
+    }
+}
+
+/// The scratch folder of process `rank` of `size` for the moves of layer `n`: each process
+/// writes the moves of its own range (to successors anywhere) to its own.
+fn moves_dir(folder: &Path, n: usize, rank: usize, size: usize) -> Result<ScratchDir, TableError> {
+    ScratchDir::at(folder.join(format!("{}.moves-{rank}-of-{size}", file_name(n))))
+}
+
+/// What the sweeps of one process need beside the layer (of `n` seeds, `count`
+/// positions): its range, the indices asked of it and the bytes it gives and gets from each
+/// process, the copy of what it reads of other ranges, where it saves its range, and where
+/// and from which sweep it writes its moves.
+struct Sweeps<'a> {
+    n: usize,
+    count: u64,
+    own: &'a Range<u64>,
+    asked: &'a Parts<u32>,
+    gives: &'a [usize],
+    gets: &'a [usize],
+    copy: &'a Mirror,
+    saved: &'a Path,
+    scratch: Option<&'a ScratchDir>,
+    moves_at: Option<u32>,
+}
+
+/// Sweeps over the processes until one changes nothing anywhere, or until the sweep that
+/// writes the moves; then rounds ([`run_rounds`]) until the fixpoint. Each sweep starts
+/// with the answers to the asks ([`exchange_answers`]); a sweep that changed something is
+/// saved ([`save_checkpoint`]).
+#[allow(clippy::too_many_arguments)]
+fn run_to_fixpoint<C: Communicator>(
+    world: &C,
+    ctx: &Ctx,
+    pk: Packing,
+    mine: &[AtomicU8],
+    plan: &Sweeps,
+    how: &How,
+    progress: &dyn Progress,
+    tally: &mut Tally,
+) -> Result<(), TableError> {
+    let (n, count) = (plan.n, plan.count);
+    let options = how.options;
+    let mut moves = None;
+    loop {
+        tally.stats.sweeps += 1;
+        tally.exchange.sweeps += 1;
+        progress.sweep_start(n, tally.stats.sweeps);
+        let step = how.mpi.answer_step;
+        timed(&mut tally.clock.exchange, || {
+            exchange_answers(
+                world,
+                plan.asked,
+                (plan.gives, plan.gets),
+                mine,
+                plan.copy,
+                step,
+            )
+        })?;
+        let sink = match (plan.scratch, plan.moves_at) {
+            (Some(dir), Some(k)) if tally.stats.sweeps >= k => Some(MoveSink::create(
+                dir,
+                count,
+                super::file_positions(options.method),
+            )?),
+            _ => None,
+        };
+        let (evaluated, changed) =
+            ctx.sweep_in(plan.own.clone(), pk, sink.as_ref(), progress, false);
+        let (evaluated, changed) = timed(&mut tally.clock.wait, || {
+            totals(world, ctx, n, evaluated, changed)
+        })?;
+        progress.sweep_end(n, tally.stats.sweeps, evaluated, changed);
+        tally.stats.evaluations += evaluated;
+        if let Some(sink) = sink {
+            let m = sink.finish(count)?;
+            let mut sums = [0u64; 2];
+            world.all_reduce_into(
+                &[m.peak_bytes, m.moves][..],
+                &mut sums[..],
+                SystemOperation::sum(),
+            );
+            [tally.stats.scratch_bytes, tally.stats.scratch_moves] = sums;
+            moves = Some(m);
+            break;
+        }
+        if changed == 0 {
+            break;
+        }
+        save_checkpoint(
+            plan.saved,
+            n,
+            world.size(),
+            plan.own,
+            tally.stats.sweeps,
+            mine,
+            !0,
+        )?;
+    }
+    if let Some(moves) = moves {
+        let rounds = Rounds {
+            own: plan.own,
+            asked: plan.asked,
+            saved: plan.saved,
+            every: how.mpi.checkpoint_every,
+        };
+        run_rounds(world, ctx, pk, &moves, &rounds, progress, tally)?;
+        drop(moves);
+        if let Some(scratch) = plan.scratch {
+            scratch.remove()?;
+        }
+    }
+    Ok(())
+}
+
+/// The sweeps a job resumes after: each process loads its range of layer `n` from its
+/// checkpoint `saved` if that is there, whole and for this range, and all take the largest
+/// step saved (0: none).
+fn resume<C: Communicator>(
+    world: &C,
+    saved: &Path,
+    n: usize,
+    own: &Range<u64>,
+    mine: &[AtomicU8],
+) -> u32 {
+    let mut resumed = 0u32;
+    if let Some((sweep, bytes)) = load_checkpoint(saved, n, world.size(), own) {
+        for (cell, w) in mine.iter().zip(bytes) {
+            cell.store(w, Relaxed);
+        }
+        resumed = sweep;
+    }
+    let mut most = 0u32;
+    world.all_reduce_into(&resumed, &mut most, SystemOperation::max());
+    most
+}
+
+/// The most time any process spent exchanging, and waiting for the others, in seconds.
+fn slowest<C: Communicator>(world: &C, clock: &Clock) -> (f64, f64) {
+    let mut most = [0f64; 2];
+    world.all_reduce_into(
+        &[clock.exchange.as_secs_f64(), clock.wait.as_secs_f64()][..],
+        &mut most[..],
+        SystemOperation::max(),
+    );
+    (most[0], most[1])
+}
+
+/// The histogram of the codes of layer `n` over all processes, each counting its range
+/// (`mine`); an error on every process if any holds an inconsistent byte.
+fn histogram_over_all<C: Communicator>(
+    world: &C,
+    n: usize,
+    mine: &[AtomicU8],
+    pk: Packing,
+) -> Result<Vec<u64>, TableError> {
+    let (mut histogram, bad) = super::code_counts(mine, pk);
+    let mut total = vec![0u64; histogram.len() + 1];
+    histogram.push(bad);
+    world.all_reduce_into(&histogram[..], &mut total[..], SystemOperation::sum());
+    let bad = total.pop().unwrap_or(0);
+    super::consistent(n, bad)?;
+    Ok(total)
 }
 
 /// The positions evaluated and those that rose in one step of layer `n`, added over the
@@ -886,191 +923,9 @@ fn own_changes(ctx: &Ctx, own: &Range<u64>) -> Vec<u64> {
         .collect()
 }
 
-/// The file where process `rank` of `size` keeps its range of layer `n` between sweeps.
-fn checkpoint_path(folder: &Path, n: usize, rank: i32, size: i32) -> PathBuf {
-    folder.join(format!("{}.mpi-{rank}-of-{size}", file_name(n)))
-}
-
-/// The first bytes of a checkpoint.
-const CHECKPOINT_MAGIC: &[u8; 8] = b"HOYMPICK";
-
-/// The header of a checkpoint: magic, then seeds, processes, range start and end, step and
-/// the checksum of the bytes that follow (`sum`), 8 bytes each, little-endian.
-fn checkpoint_header(n: usize, size: i32, own: &Range<u64>, step: u32, sum: u64) -> Vec<u8> {
-    let mut h = CHECKPOINT_MAGIC.to_vec();
-    for v in [n as u64, size as u64, own.start, own.end, step as u64, sum] {
-        h.extend_from_slice(&v.to_le_bytes());
-    }
-    h
-}
-
-/// Bytes of a range copied at once to be summed or written.
-const CHECKPOINT_PIECE: usize = 1 << 20;
-
-/// Saves `cells` (their bits in `keep`), the range `own` after `step`, at `path`, piece by
-/// piece (no copy of the range), through a temporary file renamed over it, so that a
-/// stopped job leaves the last whole checkpoint.
-fn save_checkpoint(
-    path: &Path,
-    n: usize,
-    size: i32,
-    own: &Range<u64>,
-    step: u32,
-    cells: &[AtomicU8],
-    keep: u8,
-) -> Result<(), TableError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let copy = |piece: &[AtomicU8], buf: &mut Vec<u8>| load_piece(piece, keep, buf);
-    let mut buf = Vec::with_capacity(CHECKPOINT_PIECE);
-    let mut sum = Checksum::new();
-    for piece in cells.chunks(CHECKPOINT_PIECE) {
-        copy(piece, &mut buf);
-        sum.update(&buf);
-    }
-    let sum = sum.finish();
-    let write = || -> std::io::Result<()> {
-        let mut w = BufWriter::new(File::create(&tmp)?);
-        w.write_all(&checkpoint_header(n, size, own, step, sum))?;
-        let mut buf = Vec::with_capacity(CHECKPOINT_PIECE);
-        for piece in cells.chunks(CHECKPOINT_PIECE) {
-            copy(piece, &mut buf);
-            w.write_all(&buf)?;
-        }
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()
-    };
-    write().map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
-}
-
-/// The sweep and the bytes saved at `path` for the range `own` of layer `n` under `size`
-/// processes, if they are there, whole and for this range.
-fn load_checkpoint(path: &Path, n: usize, size: i32, own: &Range<u64>) -> Option<(u32, Vec<u8>)> {
-    let all = std::fs::read(path).ok()?;
-    let head = 8 + 6 * 8;
-    let (h, bytes) = (all.get(..head)?, all.get(head..)?);
-    let step = u32::try_from(u64::from_le_bytes(h[40..48].try_into().ok()?)).ok()?;
-    (h == checkpoint_header(n, size, own, step, checksum(bytes))).then(|| (step, bytes.to_vec()))
-}
-
-/// Bytes of a range sent at once when rank 0 gathers the layer.
-const GATHER_PIECE: usize = 1 << 24;
-
-/// Sends the bytes of this process's range to rank 0, piece by piece, as [`Gathered`]
-/// reads them.
-fn send_range<C: Communicator>(world: &C, mine: &[AtomicU8]) {
-    let to = world.process_at_rank(0);
-    let mut buf = Vec::with_capacity(GATHER_PIECE);
-    for piece in mine.chunks(GATHER_PIECE) {
-        load_piece(piece, !0, &mut buf);
-        to.send(&buf[..]);
-    }
-}
-
-/// The bytes of `piece` (their bits in `keep`) into `buf`, replacing what it held: a piece
-/// of a range to save or to send.
-fn load_piece(piece: &[AtomicU8], keep: u8, buf: &mut Vec<u8>) {
-    buf.clear();
-    buf.extend(piece.iter().map(|c| c.load(Relaxed) & keep));
-}
-
-/// The working bytes of the whole layer on rank 0, read in index order: its own range,
-/// then each other process's range as that process sends it ([`send_range`]), a piece at a
-/// time, so that no process ever holds the whole layer.
-struct Gathered<'a, C: Communicator> {
-    world: &'a C,
-    bounds: &'a [u64],
-    mine: &'a [AtomicU8],
-    /// The piece last received, and the index of its first byte.
-    piece: Vec<u8>,
-    at: u64,
-}
-
-impl<'a, C: Communicator> Gathered<'a, C> {
-    fn new(world: &'a C, bounds: &'a [u64], mine: &'a [AtomicU8]) -> Gathered<'a, C> {
-        Gathered {
-            world,
-            bounds,
-            mine,
-            piece: Vec::new(),
-            at: 0,
-        }
-    }
-
-    /// The byte of position `i`; `i` runs through the layer in order.
-    fn byte(&mut self, i: u64) -> u8 {
-        if i < self.bounds[1] {
-            return self.mine[i as usize].load(Relaxed);
-        }
-        if i >= self.at + self.piece.len() as u64 {
-            let r = owner(self.bounds, i);
-            let len = (self.bounds[r + 1] - i).min(GATHER_PIECE as u64);
-            self.piece.resize(len as usize, 0);
-            self.world
-                .process_at_rank(r as i32)
-                .receive_into(&mut self.piece[..]);
-            self.at = i;
-        }
-        self.piece[(i - self.at) as usize]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_checkpoint_reads_back_only_for_its_range_and_layer() {
-        let dir = std::env::temp_dir().join(format!("hoyito-ckpt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = checkpoint_path(&dir, 12, 1, 3);
-        let mut bytes: Vec<u8> = (0..=255).collect();
-        let cells = work::atomic(&mut bytes);
-        save_checkpoint(&path, 12, 3, &(256..512), 7, cells, !0).unwrap();
-        let bytes: Vec<u8> = (0..=255).collect();
-        assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), Some((7, bytes)));
-        assert_eq!(load_checkpoint(&path, 16, 3, &(256..512)), None);
-        assert_eq!(load_checkpoint(&path, 12, 2, &(256..512)), None);
-        assert_eq!(load_checkpoint(&path, 12, 3, &(0..256)), None);
-        let mut damaged = std::fs::read(&path).unwrap();
-        *damaged.last_mut().unwrap() ^= 1;
-        std::fs::write(&path, &damaged).unwrap();
-        assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), None);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn an_ask_takes_the_smaller_form_and_reads_back_the_same_offsets() {
-        let len = 4096u64;
-        for step in [1u64, 3, 31, 33, 200, 5000] {
-            let offsets: Vec<u32> = (0..len).step_by(step as usize).map(|o| o as u32).collect();
-            let mut words = vec![0u64; len.div_ceil(64) as usize];
-            for &o in &offsets {
-                words[(o / 64) as usize] |= 1 << (o % 64);
-            }
-            let piece = ask_piece(&words, len);
-            let form = if step < 32 {
-                AskForm::Bits
-            } else {
-                AskForm::Offsets
-            };
-            assert_eq!(piece[0], form as u32, "one in {step}");
-            assert_eq!(
-                piece.len(),
-                1 + offsets.len().min(len.div_ceil(32) as usize)
-            );
-            assert_eq!(asked_offsets(&piece).collect::<Vec<u32>>(), offsets);
-            assert_eq!(asked_count(&piece), offsets.len());
-            for o in 0..len as u32 + 40 {
-                assert_eq!(is_asked(&piece, o), offsets.contains(&o), "offset {o}");
-            }
-        }
-        let none = ask_piece(&[0, 0], 128);
-        assert!(none.is_empty());
-        assert_eq!((asked_count(&none), is_asked(&none, 0)), (0, false));
-        assert_eq!(asked_offsets(&none).count(), 0);
-    }
 
     #[test]
     fn ranges_are_block_aligned_and_cover_the_layer() {

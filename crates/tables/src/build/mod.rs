@@ -24,7 +24,6 @@ use crate::format::{
     file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey,
 };
 use crate::index::Layout;
-use crate::tables::Tables;
 use operator::Ctx;
 use scratch::{MoveIndex, MoveSink, ScratchDir};
 use work::{Cells, Packing, MAX_BOUND};
@@ -105,8 +104,9 @@ pub enum Method {
     /// positions that are not final, reversed, to scratch files beside the tables, and go on
     /// in *rounds* that evaluate only the predecessors of positions that changed. Layers
     /// with more than 2^35 positions (over 36 seeds on 2x6) use sweeps only; so do small
-    /// layers (under 2^20 positions), where sweeps cost less than the files. A build in memory ([`build_in_memory`]) keeps the moves in memory and goes
-    /// on in rounds whatever the layer's size.
+    /// layers (under 2^20 positions), where sweeps cost less than the files. A build in
+    /// memory ([`build_in_memory`](crate::build_in_memory)) keeps the moves in memory and
+    /// goes on in rounds whatever the layer's size.
     Auto,
     /// Like `Auto`, writing the moves in the given sweep (at least 1) whatever the layer's size
     /// (the CLI's `--moves-at-sweep`).
@@ -262,35 +262,19 @@ pub fn build_with(
     Ok(stats)
 }
 
-/// Builds every layer up to `max_seeds` seeds for `rules` in memory, smallest first, with
-/// the algorithm of [`build_with`], and returns them as [`Tables`] together with each
-/// layer's figures. Nothing is written anywhere: under [`Method::Auto`] and
-/// [`Method::MovesAtSweep`] the moves of rounds are kept in memory (8 bytes a move, about 23
-/// bytes a position of the largest layer: 23 MB at 12 seeds, 1.9 GB at 20), on top of the
-/// working byte a position and the packed layers. Meant for small layers (the exact search
-/// of a position without tables); [`Tables::in_memory`] is the short form. Runs on the
-/// rayon pool the caller has installed, like [`build`].
-pub fn build_in_memory(
-    rules: &Rules,
-    max_seeds: usize,
+/// Solves the layer of `n` seeds in memory, the smaller ones given in `lower`: no file is
+/// read or written (the moves of rounds are kept in memory).
+pub(crate) fn solve_layer_in_memory(
+    key: &TableKey,
+    n: usize,
+    lower: &[Option<Layer>],
     options: &BuildOptions,
     progress: &dyn Progress,
-) -> Result<(Tables, Vec<LayerStats>), TableError> {
-    let key = TableKey::of(rules);
-    check_buildable(&key, max_seeds)?;
-    let mut lower: Vec<Option<Layer>> = (0..=max_seeds).map(|_| None).collect();
-    let mut stats = Vec::new();
-    for n in layers_up_to(max_seeds) {
-        let solved = solve_layer(&key, n, &lower, options, ScratchDir::memory(), progress)?;
-        let (layer, s) = solved.into_layer()?;
-        progress.layer_done(&s);
-        stats.push(s);
-        lower[n] = Some(layer);
-    }
-    Ok((Tables::from_layers(rules, lower), stats))
+) -> Result<(Layer, LayerStats), TableError> {
+    solve_layer(key, n, lower, options, ScratchDir::memory(), progress)?.into_layer()
 }
 
-fn check_buildable(key: &TableKey, max_seeds: usize) -> Result<(), TableError> {
+pub(crate) fn check_buildable(key: &TableKey, max_seeds: usize) -> Result<(), TableError> {
     let rules = key.build_rules()?;
     let unsupported = |what| Err(TableError::Unsupported(what));
     if key.holes > 6 {

@@ -75,28 +75,6 @@ impl Tables {
         })
     }
 
-    /// Builds every layer up to `max_seeds` seeds for `rules` in memory and returns them as
-    /// tables that probe exactly like tables built to files and opened; no file is read or
-    /// written. The build is that of [`build`](crate::build()) (sweeps, then rounds whose
-    /// moves are kept in memory), on the rayon pool the caller has installed; the crate
-    /// documentation gives its time and memory ("Disk"). For figures as it goes or another
-    /// [`Method`](crate::Method), see [`build_in_memory`](crate::build_in_memory).
-    ///
-    /// ```
-    /// use hoyito_rules::{Position6, Rules};
-    /// use hoyito_tables::Tables;
-    /// let rules = Rules::default();
-    /// let tables = Tables::in_memory(&rules, 8).unwrap();
-    /// assert_eq!(tables.max_seeds(), 8);
-    /// assert!(tables.folder().is_none());
-    /// let p = Position6::parse(&rules, "0,0,0,3,0,1/1,1,0,2,0,0 N").unwrap();
-    /// assert_eq!(tables.probe(&p), Some(8));
-    /// ```
-    pub fn in_memory(rules: &Rules, max_seeds: usize) -> Result<Tables, TableError> {
-        let options = crate::BuildOptions::default();
-        crate::build_in_memory(rules, max_seeds, &options, &crate::Quiet).map(|(t, _)| t)
-    }
-
     /// Tables of `layers` (indexed by seeds) built in memory for `rules`.
     pub(crate) fn from_layers(rules: &Rules, layers: Vec<Option<Layer>>) -> Tables {
         Tables {

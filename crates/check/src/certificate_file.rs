@@ -219,78 +219,13 @@ impl Certificate {
 
     /// Reads a certificate from its bytes (`path` names it in errors).
     pub fn parse(path: &Path, mut bytes: Vec<u8>) -> Result<Certificate, CheckError> {
-        let bad = |place: Place, problem: String| CheckError::Malformed {
-            path: path.to_path_buf(),
-            place,
-            problem,
-        };
-        // The header: lines up to and including `end`.
-        let mut lines: Vec<String> = Vec::new();
-        let mut at = 0;
-        loop {
-            let line_no = lines.len() + 1;
-            let Some(len) = bytes[at..].iter().position(|&b| b == b'\n') else {
-                return Err(bad(
-                    Place::Line(line_no),
-                    "the header ends without an 'end' line".into(),
-                ));
-            };
-            let line = std::str::from_utf8(&bytes[at..at + len]).map_err(|_| {
-                bad(
-                    Place::Line(line_no),
-                    "not text: the header must end with an 'end' line".into(),
-                )
-            })?;
-            at += len + 1;
-            if line_no == 1 && line != MAGIC_LINE {
-                let problem = if line.starts_with("hoyito-certificate ") {
-                    format!("'{line}': this checker reads '{MAGIC_LINE}'")
-                } else {
-                    format!("'{line}' is not a certificate's first line ('{MAGIC_LINE}')")
-                };
-                return Err(bad(Place::Line(1), problem));
-            }
-            let done = line == "end";
-            lines.push(line.to_string());
-            if done {
-                break;
-            }
-            if at > MAX_HEADER {
-                return Err(bad(
-                    Place::Line(line_no),
-                    "no 'end' line in the first MiB".into(),
-                ));
-            }
-        }
+        let bad = |place: Place, problem: String| malformed(path, place, problem);
+        let (lines, at) = header_lines(path, &bytes)?;
         let words = |i: usize| -> Vec<&str> { lines[i].split(' ').collect() };
         // Line 2: the rules.
         let rules = parse_rules(&words(1)).map_err(|p| bad(Place::Line(2), p))?;
         // Line 3: the tables.
-        let tables = match words(2).as_slice() {
-            ["tables", "none"] => None,
-            ["tables", value] => {
-                let n = value
-                    .strip_prefix("max_seeds=")
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|&n| (5..=255).contains(&n))
-                    .ok_or_else(|| {
-                        bad(
-                            Place::Line(3),
-                            format!("'{value}': expected max_seeds=N with N from 5 to 255"),
-                        )
-                    })?;
-                Some(n)
-            }
-            _ => {
-                return Err(bad(
-                    Place::Line(3),
-                    format!(
-                        "'{}': expected 'tables none' or 'tables max_seeds=N'",
-                        lines[2]
-                    ),
-                ))
-            }
-        };
+        let tables = parse_tables(&words(2), &lines[2]).map_err(|p| bad(Place::Line(3), p))?;
         // The root lines, then `entries`, then `end`.
         let mut roots = Vec::new();
         let mut i = 3;
@@ -327,39 +262,7 @@ impl Certificate {
             ));
         }
         // The entries.
-        let size = entry_size(rules.holes);
-        let body = &bytes[at..];
-        let expected = (count as u128) * size as u128;
-        if (body.len() as u128) < expected {
-            return Err(bad(
-                Place::End,
-                format!(
-                    "truncated: {count} entries of {size} bytes announced, {} bytes present \
-                     ({} whole entries)",
-                    body.len(),
-                    body.len() / size
-                ),
-            ));
-        }
-        if body.len() as u128 > expected {
-            return Err(bad(
-                Place::End,
-                format!(
-                    "{} bytes after the {count} entries announced",
-                    body.len() as u128 - expected
-                ),
-            ));
-        }
-        let key = 2 * rules.holes + 3;
-        for (n, chunk) in body.chunks_exact(size).enumerate() {
-            Entry::from_bytes(chunk, rules.holes).map_err(|p| bad(Place::Entry(n), p))?;
-            if n > 0 && body[(n - 1) * size..(n - 1) * size + key] > chunk[..key] {
-                return Err(bad(
-                    Place::Entry(n),
-                    "entries are not sorted by their bytes (position, kind, bound)".into(),
-                ));
-            }
-        }
+        check_entries(path, &bytes[at..], count, rules.holes)?;
         Ok(Certificate {
             path: path.to_path_buf(),
             rules,
@@ -418,6 +321,117 @@ impl Certificate {
         }
         first..end
     }
+}
+
+/// A malformed certificate at `path`: what is wrong, and where.
+fn malformed(path: &Path, place: Place, problem: String) -> CheckError {
+    CheckError::Malformed {
+        path: path.to_path_buf(),
+        place,
+        problem,
+    }
+}
+
+/// The header lines of the certificate `bytes` read from `path`, up to and including
+/// `end`, and where the entries start.
+fn header_lines(path: &Path, bytes: &[u8]) -> Result<(Vec<String>, usize), CheckError> {
+    let bad = |place: Place, problem: String| malformed(path, place, problem);
+    // The header: lines up to and including `end`.
+    let mut lines: Vec<String> = Vec::new();
+    let mut at = 0;
+    loop {
+        let line_no = lines.len() + 1;
+        let Some(len) = bytes[at..].iter().position(|&b| b == b'\n') else {
+            return Err(bad(
+                Place::Line(line_no),
+                "the header ends without an 'end' line".into(),
+            ));
+        };
+        let line = std::str::from_utf8(&bytes[at..at + len]).map_err(|_| {
+            bad(
+                Place::Line(line_no),
+                "not text: the header must end with an 'end' line".into(),
+            )
+        })?;
+        at += len + 1;
+        if line_no == 1 && line != MAGIC_LINE {
+            let problem = if line.starts_with("hoyito-certificate ") {
+                format!("'{line}': this checker reads '{MAGIC_LINE}'")
+            } else {
+                format!("'{line}' is not a certificate's first line ('{MAGIC_LINE}')")
+            };
+            return Err(bad(Place::Line(1), problem));
+        }
+        let done = line == "end";
+        lines.push(line.to_string());
+        if done {
+            break;
+        }
+        if at > MAX_HEADER {
+            return Err(bad(
+                Place::Line(line_no),
+                "no 'end' line in the first MiB".into(),
+            ));
+        }
+    }
+    Ok((lines, at))
+}
+
+/// The tables line (`line`, split into `words`): the most seeds of the tables the
+/// certificate rests on, if any.
+fn parse_tables(words: &[&str], line: &str) -> Result<Option<usize>, String> {
+    match words {
+        ["tables", "none"] => Ok(None),
+        ["tables", value] => value
+            .strip_prefix("max_seeds=")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| (5..=255).contains(&n))
+            .map(Some)
+            .ok_or_else(|| format!("'{value}': expected max_seeds=N with N from 5 to 255")),
+        _ => Err(format!(
+            "'{line}': expected 'tables none' or 'tables max_seeds=N'"
+        )),
+    }
+}
+
+/// Checks the entries of a certificate read from `path` (`body`, after the header): as
+/// many bytes as `count` entries of a board of `holes` holes take, each entry well formed,
+/// and sorted by their bytes.
+fn check_entries(path: &Path, body: &[u8], count: u64, holes: usize) -> Result<(), CheckError> {
+    let bad = |place: Place, problem: String| malformed(path, place, problem);
+    let size = entry_size(holes);
+    let expected = (count as u128) * size as u128;
+    if (body.len() as u128) < expected {
+        return Err(bad(
+            Place::End,
+            format!(
+                "truncated: {count} entries of {size} bytes announced, {} bytes present \
+                 ({} whole entries)",
+                body.len(),
+                body.len() / size
+            ),
+        ));
+    }
+    if body.len() as u128 > expected {
+        return Err(bad(
+            Place::End,
+            format!(
+                "{} bytes after the {count} entries announced",
+                body.len() as u128 - expected
+            ),
+        ));
+    }
+    let key = 2 * holes + 3;
+    for (n, chunk) in body.chunks_exact(size).enumerate() {
+        Entry::from_bytes(chunk, holes).map_err(|p| bad(Place::Entry(n), p))?;
+        if n > 0 && body[(n - 1) * size..(n - 1) * size + key] > chunk[..key] {
+            return Err(bad(
+                Place::Entry(n),
+                "entries are not sorted by their bytes (position, kind, bound)".into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Parses the words of the `rules` line.

@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use hoyito_rules::{Move, Position, Probe, Rules};
 
+use crate::alphabeta::{poll_interval, Shared, Worker, INFINITE};
 use crate::config::{Config, ExactMethod, TableKind};
+use crate::context::{Budget, Context};
 use crate::limits::Limits;
-use crate::prover::{Budget, Prover};
 use crate::pv::{table_line, value_line, walk};
 use crate::result::SearchResult;
 use crate::retro::Retro;
-use crate::search::{poll_interval, Shared, Worker, INFINITE};
+use crate::threshold::ThresholdProver;
 use crate::tt::{AtomicTable, MapTable, Table};
 
 enum AnyTable<const W: usize> {
@@ -30,7 +31,7 @@ pub struct Searcher<const W: usize> {
     table: AnyTable<W>,
     probe: Option<Box<dyn Probe<W>>>,
     retro: Mutex<Retro<W>>,
-    prover: Mutex<Prover<W>>,
+    prover: Mutex<ThresholdProver<W>>,
 }
 
 /// How often the relay of [`relay_stop`] looks at the stop signal.
@@ -89,7 +90,7 @@ impl<const W: usize> Searcher<W> {
             probe: None,
             retro: Mutex::new(Retro::new(rules, RETRO_CAP)),
             prover: Mutex::new({
-                let mut prover = Prover::new(
+                let mut prover = ThresholdProver::new(
                     rules,
                     config.retro_seeds(rules.holes()),
                     RETRO_CAP,
@@ -292,7 +293,7 @@ impl<const W: usize> Searcher<W> {
         })
     }
 
-    /// Exact value, best move and a principal variation by threshold proofs (`prover.rs`);
+    /// Exact value, best move and a principal variation by threshold proofs (`threshold.rs`);
     /// on a limit, the bounds proven so far.
     fn prove(
         &self,
@@ -301,41 +302,40 @@ impl<const W: usize> Searcher<W> {
         start: Instant,
         stop: &AtomicBool,
     ) -> SearchResult {
-        let budget = Budget {
-            stop,
-            deadline: limits.time.map(|d| start + d),
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
+        let cx = Context {
+            probe: self.probe.as_deref(),
+            budget: Budget {
+                stop,
+                deadline: limits.time.map(|d| start + d),
+                node_limit: limits.nodes.unwrap_or(u64::MAX),
+            },
         };
-        let probe = self.probe.as_deref();
         let mut prover = self.prover.lock().unwrap_or_else(|e| e.into_inner());
-        prover.start(budget.deadline);
+        prover.start(cx.budget.deadline);
         let work0 = prover.work();
         let retro_stop = prover.retro_stop();
-        let result = match relay_stop(stop, &retro_stop, || prover.value(probe, &budget, root)) {
+        let result = match relay_stop(stop, &retro_stop, || prover.value(&cx, root)) {
             Ok(v) => {
                 let rules = self.rules;
                 // The line of moves that keep the value, captures first. The first move is
                 // the answer; the rest of the line may cost at most as much again as the
                 // value did (proving a later position can cost far more than the root).
                 let line_stop = AtomicBool::new(false);
-                let line = Budget {
-                    stop: &line_stop,
-                    node_limit: (2 * prover.work_done()).max(LINE_NODES),
-                    ..budget
+                let line = Context {
+                    budget: Budget {
+                        stop: &line_stop,
+                        node_limit: (2 * prover.work_done()).max(LINE_NODES),
+                        ..cx.budget
+                    },
+                    ..cx
                 };
                 let pv = relay_stop(stop, &retro_stop, || {
                     walk(&rules, root, |moves, p| {
-                        let b = if moves.is_empty() { &budget } else { &line };
-                        let Ok(v) = prover.value(probe, b, p) else {
+                        let b = if moves.is_empty() { &cx } else { &line };
+                        let Ok(v) = prover.value(b, p) else {
                             return Some(None);
                         };
-                        Some(
-                            prover
-                                .keeping_move(probe, b, p, v)
-                                .ok()
-                                .flatten()
-                                .map(|c| c.mv),
-                        )
+                        Some(prover.keeping_move(b, p, v).ok().flatten().map(|c| c.mv))
                     })
                 })
                 .unwrap_or_default();

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::certificate::{Certificate, Claim};
+use crate::certificate_file::{Certificate, Claim};
 use crate::error::{CheckError, Failure, Reason, Step};
 use crate::rules::{Position, Rules};
 use crate::tables::Tables;
