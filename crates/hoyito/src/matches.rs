@@ -432,9 +432,20 @@ fn play_game<const W: usize>(
         }
         ply += 1;
     }
+    Ok(finish_game(&game, adjudication, dumped, a))
+}
+
+/// The game as played: its record, with the adjudication (`tables`, `time` or the ply cap,
+/// and the seeds South is still owed) named in its tags, and its margin.
+fn finish_game<const W: usize>(
+    game: &Game<W>,
+    adjudication: Option<(&str, i32)>,
+    dumped: Vec<String>,
+    a: &MatchOptions,
+) -> Played {
     let p = game.position();
     let captured = p.captured(Side::South) as i32 - p.captured(Side::North) as i32;
-    let mut record = Record::from_game(&game);
+    let mut record = Record::from_game(game);
     let lost_on_time = adjudication
         .filter(|(how, _)| *how == "time")
         .map(|_| p.side_to_move());
@@ -451,7 +462,7 @@ fn play_game<const W: usize>(
             };
             record.tags.push(("Adjudication".to_string(), tag));
             // The final margin, South minus North: the captures so far and the seeds the
-            // exact value says South will capture net (none at the ply cap).
+            // exact value says South will capture net (none at the ply cap or on time).
             record.tags.push((
                 "AdjudicatedMargin".to_string(),
                 format!("{:+}", captured + future),
@@ -460,12 +471,12 @@ fn play_game<const W: usize>(
         }
         None => captured,
     };
-    Ok(Played {
+    Played {
         margin,
         lost_on_time,
         dumped,
         record,
-    })
+    }
 }
 
 /// The exact value of `p` for its side to move from the tables, when they hold it.

@@ -534,7 +534,10 @@ fn run_proofs<const W: usize>(
 
 /// Writes out the state's record of the prover's claims; returns the positions it
 /// explored and its cache's bounds held and forgotten.
-fn finish_prover<const W: usize>(mut prover: Prover<W>, record: &Path) -> Result<(u64, usize, u64)> {
+fn finish_prover<const W: usize>(
+    mut prover: Prover<W>,
+    record: &Path,
+) -> Result<(u64, usize, u64)> {
     let explored = prover.explored();
     let (bounds, forgotten) = prover.cache_figures();
     prover
