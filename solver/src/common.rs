@@ -439,7 +439,8 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Record(_)
         | Command::Replay(_)
         | Command::Engine
-        | Command::CheckProof(_) => Ok(()),
+        | Command::CheckProof(_)
+        | Command::CheckTables(_) => Ok(()),
     }
 }
 
