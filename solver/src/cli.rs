@@ -922,7 +922,12 @@ pub struct CheckTablesArgs {
     pub dir: PathBuf,
     /// Verify only the layer of this many seeds, over the smaller layers (read and
     /// checksummed, their values trusted).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "max_seeds")]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        conflicts_with = "max_seeds"
+    )]
     pub layer: Option<usize>,
     /// Verify the layers up to this many seeds (it, then 4 fewer, ... above 4) [default:
     /// every layer in the folder, each chain of layers up to its largest].

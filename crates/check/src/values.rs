@@ -652,10 +652,7 @@ impl<'a> LayerGraph<'a> {
                 Ok(s)
             })
             .try_reduce(|| FirstPass::new(codes), |a, b| Ok(a.merge(b)))?;
-        for (fault, (count, at)) in [
-            (Fault::Range, first.range),
-            (Fault::Moves, first.moves),
-        ] {
+        for (fault, (count, at)) in [(Fault::Range, first.range), (Fault::Moves, first.moves)] {
             if count > 0 {
                 let fault = match fault {
                     Fault::Range => ValueFault::OutOfRange,
@@ -862,10 +859,7 @@ mod tests {
             for i in 0..index.count() {
                 let (board, side) = index.position(i);
                 let k = 2 * holes;
-                assert_eq!(
-                    board[..k].iter().map(|&s| s as usize).sum::<usize>(),
-                    seeds
-                );
+                assert_eq!(board[..k].iter().map(|&s| s as usize).sum::<usize>(), seeds);
                 assert_eq!(index.index(&board, side), i);
                 let shift = if side == Side::South { 0 } else { holes };
                 let view: Vec<u8> = (0..k).map(|h| board[(h + shift) % k]).collect();
