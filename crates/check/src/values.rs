@@ -296,9 +296,9 @@ impl Index {
         }
         let shift = if side == Side::South { 0 } else { self.holes };
         let mut board = [0u8; BOARD];
-        for h in 0..k {
+        for (h, &seeds) in view.iter().enumerate().take(k) {
             let at = h + shift;
-            board[if at >= k { at - k } else { at }] = view[h];
+            board[if at >= k { at - k } else { at }] = seeds;
         }
         (board, side)
     }
@@ -700,7 +700,7 @@ impl<'a> LayerGraph<'a> {
         while open > 0 {
             pass += 1;
             progress.pass_start(self.seeds, pass, open);
-            let backwards = pass % 2 == 0;
+            let backwards = pass & 1 == 0;
             let visited = AtomicU64::new(0);
             let grounded = (0..chunks)
                 .into_par_iter()
