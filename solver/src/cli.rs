@@ -129,6 +129,13 @@ pub enum Command {
     /// when the certificate is rejected.
     #[command(name = "check-proof")]
     CheckProof(CheckProofArgs),
+    /// Verify endgame tables with the independent checker (its own rules, index and reader;
+    /// none of the engine's code): every stored value is the best over its moves and every
+    /// nonzero value is forced in finitely many moves (the least fixpoint), layer by layer,
+    /// smallest first; exits non-zero naming the first wrong position. The rules come from
+    /// the rule flags (--variant, --holes [default 6], --last-four, --capture-side).
+    #[command(name = "check-tables")]
+    CheckTables(CheckTablesArgs),
     /// Print a shell completion script for bash, zsh, fish, elvish or powershell, e.g.
     /// `solve completions bash > ~/.local/share/bash-completion/completions/solve`.
     Completions {
@@ -914,4 +921,36 @@ pub struct CheckProofArgs {
     /// Needed when the certificate's header names tables.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
+    /// Verify every table layer the certificate rests on first (as `check-tables` does),
+    /// so that the proof rests on the checker alone, not on the build of the tables.
+    #[arg(long, requires = "tables")]
+    pub verify_tables: bool,
+    /// With --verify-tables, print no line per pass on standard error.
+    #[arg(long, requires = "verify_tables")]
+    pub quiet: bool,
+}
+
+/// Arguments of `solve check-tables`.
+#[derive(Args, Debug)]
+pub struct CheckTablesArgs {
+    /// The tables folder: one subfolder per set of rules, as `solve tables build --dir`
+    /// makes it.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Verify only the layer of this many seeds, over the smaller layers (read and
+    /// checksummed, their values trusted).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        conflicts_with = "max_seeds"
+    )]
+    pub layer: Option<usize>,
+    /// Verify the layers up to this many seeds (it, then 4 fewer, ... above 4) [default:
+    /// every layer in the folder, each chain of layers up to its largest].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_seeds: Option<usize>,
+    /// Print no line per pass on standard error.
+    #[arg(long)]
+    pub quiet: bool,
 }

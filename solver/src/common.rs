@@ -167,6 +167,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Replay(_)
         | Command::Engine
         | Command::CheckProof(_)
+        | Command::CheckTables(_)
         | Command::Completions { .. }
         | Command::Man => Ok(()),
     }

@@ -26,6 +26,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Openings(a) => cmd::openings::run(rules, json, a),
         Command::Play(a) => cmd::play::run(rules, json, a),
         Command::CheckProof(a) => cmd::check::run(json, a),
+        Command::CheckTables(a) => cmd::check::tables(rules, json, a),
         Command::Prove(a) => cmd::prove::prove(rules, json, a),
         Command::Record(a) => cmd::record::run(json, a),
         Command::Replay(a) => cmd::record::replay(json, a),

@@ -7,6 +7,76 @@ use std::path::PathBuf;
 use crate::certificate_file::Claim;
 use crate::rules::{Illegal, Position, Side};
 
+/// What is wrong with a stored table value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueFault {
+    /// The value is outside `-seeds ..= seeds` (or its code is beyond the layer's codes).
+    OutOfRange,
+    /// The value is not the best over the position's moves, which give `expected`.
+    Moves {
+        /// The best worth over the moves (a pass, or 0 when neither side can move).
+        expected: i32,
+    },
+    /// The values agree with the moves, but this nonzero value is not forced in finitely
+    /// many moves: it rests on a cycle of quiet moves (the values are not the least
+    /// fixpoint).
+    NotForced,
+}
+
+/// The first wrong value of a layer (lowest index among those of its kind).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueFailure {
+    /// The layer's file.
+    pub path: PathBuf,
+    /// Seeds on the board of the layer.
+    pub seeds: usize,
+    /// The position's index in the layer.
+    pub index: u64,
+    /// The position.
+    pub position: Position,
+    /// The value stored for it, for its side to move (as decoded from its code).
+    pub stored: i32,
+    /// What is wrong.
+    pub fault: ValueFault,
+    /// Positions of the layer with a fault of the same kind. A layer with a value out of
+    /// range or against its moves is not checked further.
+    pub count: u64,
+}
+
+impl fmt::Display for ValueFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "table file {}: layer {}, position {} (index {}): stored value {} for the side to \
+             move, ",
+            self.path.display(),
+            self.seeds,
+            self.position,
+            self.index,
+            self.stored
+        )?;
+        match self.fault {
+            ValueFault::OutOfRange => write!(f, "outside -{0} ..= {0}", self.seeds)?,
+            ValueFault::Moves { expected } => {
+                write!(f, "but the best over its moves is {expected}")?
+            }
+            ValueFault::NotForced => f.write_str(
+                "which agrees with its moves but is not forced in finitely many moves (it \
+                 rests on a cycle of quiet moves: endless play, worth 0, is not excluded)",
+            )?,
+        }
+        if self.count > 1 {
+            let kind = match self.fault {
+                ValueFault::OutOfRange => "out of range",
+                ValueFault::Moves { .. } => "against their moves",
+                ValueFault::NotForced => "not forced",
+            };
+            write!(f, "; {} positions of the layer are {kind}", self.count)?;
+        }
+        Ok(())
+    }
+}
+
 /// Where in a certificate file a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -61,6 +131,8 @@ pub enum CheckError {
     },
     /// The certificate is well formed but a claim is not justified: it is rejected.
     Rejected(Box<Failure>),
+    /// A table value is not the game's value (found by the verification of the tables).
+    WrongValue(Box<ValueFailure>),
 }
 
 impl fmt::Display for CheckError {
@@ -87,6 +159,7 @@ impl fmt::Display for CheckError {
                 write!(f, "table file {}: {problem}", path.display())
             }
             CheckError::Rejected(failure) => write!(f, "certificate rejected: {failure}"),
+            CheckError::WrongValue(failure) => write!(f, "{failure}"),
         }
     }
 }

@@ -233,6 +233,10 @@ pub struct Layer {
     bits: usize,
     step: usize,
     per_side: u64,
+    /// The header's histogram: positions per value, from `-seeds` to `+seeds` by `step`.
+    histogram: Vec<u64>,
+    /// The header's payload checksum (checked against the payload when read).
+    payload_checksum: u64,
     payload: Vec<u8>,
 }
 
@@ -279,6 +283,8 @@ impl Layer {
         if bytes[bytes.len() - 1] != 0 {
             return Err(bad("the padding byte after the values is not 0".into()));
         }
+        let bins = 2 * seeds / step + 1;
+        let histogram = (0..bins).map(|i| le_u64(&bytes[FIXED + 8 * i..])).collect();
         Ok(Layer {
             path: path.to_path_buf(),
             holes,
@@ -287,6 +293,8 @@ impl Layer {
             bits,
             step,
             per_side,
+            histogram,
+            payload_checksum: stored,
             payload: {
                 let mut payload = bytes;
                 payload.drain(..header_len);
@@ -298,6 +306,47 @@ impl Layer {
     /// Seeds on the board of this layer.
     pub fn seeds(&self) -> usize {
         self.seeds
+    }
+
+    /// The file the layer was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Positions in the layer: boards of its seeds times the sides to move stored.
+    pub fn positions(&self) -> u64 {
+        self.per_side * self.sides as u64
+    }
+
+    /// Sides to move stored: 1 under symmetric rules (`last_four = capturer`), else 2.
+    pub fn sides(&self) -> usize {
+        self.sides
+    }
+
+    /// Values are multiples of this step (4 when the seeds are a multiple of 4, 2 when
+    /// they are 2 more, else 1).
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    /// The payload checksum of the header (equal to the payload's, checked when read).
+    pub fn payload_checksum(&self) -> u64 {
+        self.payload_checksum
+    }
+
+    /// The header's histogram: positions per value, from `-seeds` to `+seeds` by the step.
+    pub fn histogram(&self) -> &[u64] {
+        &self.histogram
+    }
+
+    /// Bits a value takes.
+    pub(crate) fn bits(&self) -> usize {
+        self.bits
+    }
+
+    /// The packed values, followed by the padding byte.
+    pub(crate) fn payload(&self) -> &[u8] {
+        &self.payload
     }
 
     /// The index of `p` in the layer: the board as the side to move sees it (its own row
