@@ -34,6 +34,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod book;
+pub mod checking;
 pub mod draw;
 pub mod endgame;
 pub mod external;
