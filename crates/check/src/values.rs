@@ -608,14 +608,53 @@ impl<'a> LayerGraph<'a> {
     fn verify(&self, progress: &dyn Progress) -> Result<LayerReport, CheckError> {
         let started = Instant::now();
         let n = self.index.count();
-        let range = self.seeds as i32;
         let done = Bits::new(n);
+        let first = self.first_pass(&done, progress)?;
+        self.check_first(&first)?;
+        let nonzero = first.nonzero;
+        let mut open = nonzero - first.grounded;
+        let open_after_first = open;
+        let mut evaluations = n;
+        progress.pass_end(self.seeds, 1, first.grounded, open);
+
+        // Then the open positions only, until a pass grounds nothing.
+        let mut pass = 1u32;
+        while open > 0 {
+            pass += 1;
+            progress.pass_start(self.seeds, pass, open);
+            let (grounded, visited) = self.open_pass(&done, pass, progress)?;
+            evaluations += visited;
+            open -= grounded;
+            progress.pass_end(self.seeds, pass, grounded, open);
+            if grounded == 0 {
+                break;
+            }
+        }
+        if open > 0 {
+            let at = (0..n).find(|&i| !done.get(i)).unwrap_or(0);
+            return Err(self.failure(at, ValueFault::NotForced, open));
+        }
+        Ok(LayerReport {
+            seeds: self.seeds,
+            positions: n,
+            nonzero,
+            open_after_first,
+            passes: pass,
+            evaluations,
+            payload_checksum: self.layer.payload_checksum(),
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Pass 1: every position, in index order: its value in range and the best over its
+    /// moves, counted by value, and marked in `done` where already shown forced.
+    fn first_pass(&self, done: &Bits, progress: &dyn Progress) -> Result<FirstPass, CheckError> {
+        let n = self.index.count();
+        let range = self.seeds as i32;
         let codes = self.layer.histogram().len();
         let chunks = n.div_ceil(CHUNK);
-
-        // Pass 1: every position, in index order.
         progress.pass_start(self.seeds, 1, n);
-        let first = (0..chunks)
+        (0..chunks)
             .into_par_iter()
             .map(|c| -> Result<FirstPass, CheckError> {
                 let mut s = FirstPass::new(codes);
@@ -641,7 +680,7 @@ impl<'a> LayerGraph<'a> {
                     if v != 0 {
                         s.nonzero += 1;
                     }
-                    if self.grounded(&done, v, moves) {
+                    if self.grounded(done, v, moves) {
                         done.set(i);
                         if v != 0 {
                             s.grounded += 1;
@@ -651,7 +690,12 @@ impl<'a> LayerGraph<'a> {
                 progress.advance(((c + 1) * CHUNK).min(n) - c * CHUNK);
                 Ok(s)
             })
-            .try_reduce(|| FirstPass::new(codes), |a, b| Ok(a.merge(b)))?;
+            .try_reduce(|| FirstPass::new(codes), |a, b| Ok(a.merge(b)))
+    }
+
+    /// The faults of the first pass, the first one named, and the header's histogram
+    /// against the values counted.
+    fn check_first(&self, first: &FirstPass) -> Result<(), CheckError> {
         for (fault, (count, at)) in [(Fault::Range, first.range), (Fault::Moves, first.moves)] {
             if count > 0 {
                 let fault = match fault {
@@ -689,72 +733,54 @@ impl<'a> LayerGraph<'a> {
                 });
             }
         }
-        let nonzero = first.nonzero;
-        let mut open = nonzero - first.grounded;
-        let open_after_first = open;
-        let mut evaluations = n;
-        progress.pass_end(self.seeds, 1, first.grounded, open);
+        Ok(())
+    }
 
-        // Then the open positions only, until a pass grounds nothing.
-        let mut pass = 1u32;
-        while open > 0 {
-            pass += 1;
-            progress.pass_start(self.seeds, pass, open);
-            let backwards = pass & 1 == 0;
-            let visited = AtomicU64::new(0);
-            let grounded = (0..chunks)
-                .into_par_iter()
-                .map(|c| -> Result<u64, CheckError> {
-                    let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                    let (mut seen, mut g) = (0u64, 0u64);
-                    let mut visit = |i: u64| -> Result<(), CheckError> {
-                        if done.get(i) {
-                            return Ok(());
-                        }
-                        seen += 1;
-                        let (board, side) = self.index.position(i);
-                        let moves = self.moves(&board, side)?;
-                        if self.grounded(&done, self.values.value(i), moves.as_slice()) {
-                            done.set(i);
-                            g += 1;
-                        }
-                        Ok(())
-                    };
-                    if backwards {
-                        for i in (lo..hi).rev() {
-                            visit(i)?;
-                        }
-                    } else {
-                        for i in lo..hi {
-                            visit(i)?;
-                        }
+    /// A later pass: the positions still open (not in `done`), every other pass backwards,
+    /// marked where now shown forced. Returns the positions marked and those visited.
+    fn open_pass(
+        &self,
+        done: &Bits,
+        pass: u32,
+        progress: &dyn Progress,
+    ) -> Result<(u64, u64), CheckError> {
+        let n = self.index.count();
+        let chunks = n.div_ceil(CHUNK);
+        let backwards = pass & 1 == 0;
+        let visited = AtomicU64::new(0);
+        let grounded = (0..chunks)
+            .into_par_iter()
+            .map(|c| -> Result<u64, CheckError> {
+                let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let (mut seen, mut g) = (0u64, 0u64);
+                let mut visit = |i: u64| -> Result<(), CheckError> {
+                    if done.get(i) {
+                        return Ok(());
                     }
-                    visited.fetch_add(seen, Relaxed);
-                    progress.advance(seen);
-                    Ok(g)
-                })
-                .try_reduce(|| 0, |a, b| Ok(a + b))?;
-            evaluations += visited.into_inner();
-            open -= grounded;
-            progress.pass_end(self.seeds, pass, grounded, open);
-            if grounded == 0 {
-                break;
-            }
-        }
-        if open > 0 {
-            let at = (0..n).find(|&i| !done.get(i)).unwrap_or(0);
-            return Err(self.failure(at, ValueFault::NotForced, open));
-        }
-        Ok(LayerReport {
-            seeds: self.seeds,
-            positions: n,
-            nonzero,
-            open_after_first,
-            passes: pass,
-            evaluations,
-            payload_checksum: self.layer.payload_checksum(),
-            seconds: started.elapsed().as_secs_f64(),
-        })
+                    seen += 1;
+                    let (board, side) = self.index.position(i);
+                    let moves = self.moves(&board, side)?;
+                    if self.grounded(done, self.values.value(i), moves.as_slice()) {
+                        done.set(i);
+                        g += 1;
+                    }
+                    Ok(())
+                };
+                if backwards {
+                    for i in (lo..hi).rev() {
+                        visit(i)?;
+                    }
+                } else {
+                    for i in lo..hi {
+                        visit(i)?;
+                    }
+                }
+                visited.fetch_add(seen, Relaxed);
+                progress.advance(seen);
+                Ok(g)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        Ok((grounded, visited.into_inner()))
     }
 }
 
