@@ -32,6 +32,14 @@ GARBAGE = ["", "go depth", "go depth -3", "position pos 1,2,3", "play 99", "seto
            "setoption name Holes value 40", "\x00\xff", "undo", "moves", "board", "xyzzy"]
 
 
+def made_up(line):
+    """An `info` line at depth 0 with a plain score: nothing searched to a depth, and no
+    bound proven (`lowerbound`, `upperbound`) or value (`exact`) to give."""
+    words = line.split()
+    return (line.startswith("info depth 0 score")
+            and not {"lowerbound", "upperbound", "exact"} & set(words))
+
+
 class Engine:
     """One `solve engine` process, its output read line by line on a thread."""
 
@@ -99,7 +107,7 @@ def soak(solve, commands, seed, results):
                     stats["violations"].append(f"bestmove none with moves {legal}: {lines[-4:]}")
                 elif answer != "none" and answer not in legal:
                     stats["violations"].append(f"illegal {answer} of {legal}: {lines[-4:]}")
-                if any(l.startswith("info depth 0 score") for l in lines):
+                if any(made_up(l) for l in lines):
                     stats["violations"].append(f"a score at depth 0: {lines[-4:]}")
             elif r < 0.55:
                 e.send(rng.choice(["position startpos",
