@@ -71,10 +71,12 @@ class Engine:
                 return t, out
 
     def legal(self):
-        """The legal moves of the engine's position (`moves`)."""
+        """The legal moves of the engine's position: the last `moves` line before the
+        `readyok` that follows (a `moves` among the garbage may have left an older one)."""
         self.send("moves")
-        _, lines = self.until(lambda l: l.startswith("moves "))
-        words = lines[-1].split()[1:]
+        self.send("isready")
+        _, lines = self.until(lambda l: l == "readyok")
+        words = [l for l in lines if l.startswith("moves ")][-1].split()[1:]
         return [] if words == ["none"] else words
 
 
