@@ -3,9 +3,10 @@
 //! options made from the flags. Commands import this module and `cli`, never each other.
 
 use std::fmt::Display;
+use std::io::IsTerminal as _;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
 use hoyito::setup::{check_cache, check_hash, check_reserve, check_threads};
@@ -211,4 +212,50 @@ pub fn stop_flag() -> Arc<AtomicBool> {
         flag
     })
     .clone()
+}
+
+/// The progress of a long job on stderr: a spinner with the latest message on a terminal,
+/// else the message as a plain line as often as [`progress_every`] says.
+pub struct Spinner {
+    bar: Option<indicatif::ProgressBar>,
+    every: Duration,
+    /// When the last plain line was written (the job's start at first).
+    last: Mutex<Instant>,
+}
+
+impl Spinner {
+    /// A spinner for a job starting now.
+    pub fn new() -> Result<Self> {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.enable_steady_tick(Duration::from_millis(200));
+            b
+        });
+        Ok(Spinner {
+            bar,
+            every: progress_every()?,
+            last: Mutex::new(Instant::now()),
+        })
+    }
+
+    /// Shows `message`: at once on the spinner; as a line when one is due.
+    pub fn say(&self, message: impl FnOnce() -> String) {
+        match &self.bar {
+            Some(b) => b.set_message(message()),
+            None => {
+                let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+                if last.elapsed() >= self.every {
+                    *last = Instant::now();
+                    eprintln!("{}", message());
+                }
+            }
+        }
+    }
+
+    /// The job is over: the spinner is cleared.
+    pub fn finish(self) {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+    }
 }

@@ -2,9 +2,6 @@
 //! graph drawn as SVG with `--svg` (drawing is the front's).
 
 use std::fmt::Write as _;
-use std::io::IsTerminal as _;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
 use hoyito::review::{review_with_progress, writable, ReviewOptions, ReviewReport};
@@ -12,7 +9,7 @@ use hoyito::setup::record_game;
 use hoyito::Record;
 
 use crate::cli::ReviewArgs;
-use crate::common::{emit, progress_every};
+use crate::common::{emit, Spinner};
 
 /// `solve review FILE`.
 pub fn run(json: bool, a: &ReviewArgs) -> Result<()> {
@@ -23,27 +20,10 @@ pub fn run(json: bool, a: &ReviewArgs) -> Result<()> {
     }
     // Progress on stderr: a spinner on a terminal, else a line as often as
     // SOLVE_PROGRESS_EVERY says (a minute by default).
-    let every = progress_every()?;
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let b = indicatif::ProgressBar::new_spinner();
-        b.enable_steady_tick(Duration::from_millis(200));
-        b
-    });
-    let last_line = Mutex::new(None::<Instant>);
-    let progress = |k: usize, n: usize| match &bar {
-        Some(b) => b.set_message(format!("reviewing ply {k} of {n}")),
-        None => {
-            let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
-            if last.is_none_or(|t| t.elapsed() >= every) {
-                *last = Some(Instant::now());
-                eprintln!("reviewing ply {k} of {n}");
-            }
-        }
-    };
+    let spinner = Spinner::new()?;
+    let progress = |k: usize, n: usize| spinner.say(|| format!("reviewing ply {k} of {n}"));
     let report = review_with_progress(&record, &ReviewOptions::from(a), &progress);
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    spinner.finish();
     let mut report = report?;
     if let Some(path) = &a.svg {
         let text = svg_graph(&record, a, &report);
