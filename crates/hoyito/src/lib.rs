@@ -18,6 +18,11 @@
 //! - [`review`]: a recorded game valued ply by ply, with the data of its value graph.
 //! - [`protocol`]: the engine protocol (data/PROTOCOL.md) served over any reader and
 //!   writer.
+//! - [`checking`]: the independent checker's reports: a certificate checked, the endgame
+//!   tables verified.
+//! - The reports of the other commands: [`inspect`] (a position and its moves, perft),
+//!   [`records`], [`openings`], [`bench`], [`endgame`] (the tables' build, probe, info and
+//!   verification); [`setup`] and [`draw`] for fronts.
 //!
 //! ```
 //! use hoyito::analysis::{analyse, AnalysisOptions};
