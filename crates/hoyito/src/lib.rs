@@ -21,7 +21,7 @@
 //! - [`checking`]: the independent checker's reports: a certificate checked, the endgame
 //!   tables verified.
 //! - The reports of the other commands: [`inspect`] (a position and its moves, perft),
-//!   [`records`], [`openings`], [`bench`], [`endgame`] (the tables' build, probe, info and
+//!   [`records`], [`openings`], [`bench`](mod@bench), [`endgame`] (the tables' build, probe, info and
 //!   verification); [`setup`] and [`draw`] for fronts.
 //!
 //! ```
