@@ -41,6 +41,19 @@ sums() {
         grep -o '"payload_checksum":"[0-9a-f]*"\|"seeds":[0-9]*' | paste - - | sort
 }
 
+# Stops the job `$1` (an mpirun) and waits until every process it started has ended too:
+# a rank still running after mpirun is gone could write into the folder the resumed build
+# is about to use.
+stop_job() {
+    kill "$1"
+    wait "$1" || true
+    for _ in $(seq 600); do
+        pgrep -f "$solve_mpi tables --dir $2 " >/dev/null || return 0
+        sleep 0.05
+    done
+    pkill -9 -f "$solve_mpi tables --dir $2 " || true
+}
+
 failed=0
 check() {
     local name=$1 max=$2
@@ -97,8 +110,7 @@ for _ in $(seq 3000); do
     if compgen -G "$dir/*/layer-12.hyt.mpi-1-of-2" >/dev/null; then break; fi
     sleep 0.1
 done
-kill "$job"
-wait "$job" || true
+stop_job "$job" "$dir"
 if compgen -G "$dir/*/layer-12.hyt.mpi-*-of-2" >/dev/null && ! compgen -G "$dir/*/layer-12.hyt" >/dev/null; then
     out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 12 --method sweeps 2>&1 >/dev/null)
     if grep -q "resumed from the checkpoints of step" <<<"$out" &&
@@ -130,8 +142,7 @@ for _ in $(seq 6000); do
     if [ -n "$saved" ] && [ "$(step "$saved")" -ge 5 ] 2>/dev/null; then break; fi
     sleep 0.05
 done
-kill "$job"
-wait "$job" || true
+stop_job "$job" "$dir"
 if [ -n "$saved" ] && ! compgen -G "$dir/*/layer-16.hyt" >/dev/null; then
     out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 16 --moves-at-sweep 2 2>&1 >/dev/null)
     if grep -q "resumed from the checkpoints of step [5-9]" <<<"$out" &&
