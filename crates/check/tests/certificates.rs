@@ -9,6 +9,10 @@
 //! endless play is worth 0), and the same for North with bounds below 0. The round in which
 //! a position joins an attractor is its rank within the layer.
 
+mod common;
+
+use common::{engine_rules_with as engine_rules, rules};
+
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 
@@ -39,27 +43,6 @@ struct Graph {
     nodes: Vec<Position>,
     outs: Vec<Out>,
     ids: HashMap<Position, usize>,
-}
-
-fn engine_rules(r: &Rules, seeds_a_hole: usize) -> engine::Rules {
-    engine::Rules::new(
-        match r.variant {
-            Variant::Hoyito2 => engine::Variant::Hoyito2,
-            Variant::Hoyito3 => engine::Variant::Hoyito3,
-        },
-        r.holes,
-        seeds_a_hole,
-        match r.last_four {
-            LastFour::Capturer => engine::LastFour::Capturer,
-            LastFour::South => engine::LastFour::South,
-            LastFour::North => engine::LastFour::North,
-        },
-        match r.capture_side {
-            CaptureSide::Any => engine::CaptureSide::Any,
-            CaptureSide::Opponent => engine::CaptureSide::Opponent,
-        },
-    )
-    .unwrap()
 }
 
 fn to_engine(er: &engine::Rules, p: &Position) -> engine::Position6 {
@@ -284,15 +267,6 @@ fn certify(
         });
     }
     (entries, table_uses)
-}
-
-fn rules(holes: usize, variant: Variant, last_four: LastFour, capture_side: CaptureSide) -> Rules {
-    Rules {
-        holes,
-        variant,
-        last_four,
-        capture_side,
-    }
 }
 
 fn write(

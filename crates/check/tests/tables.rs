@@ -2,42 +2,14 @@
 //! in a temporary folder, read back by both, every position of small layers compared; the
 //! solved values of `data/conformance/values.jsonl`; damaged files rejected.
 
+mod common;
+
+use common::{build, engine_rules, rules};
+
 use std::path::{Path, PathBuf};
 
 use hoyito_check::tables::{checksum, layer_path, Tables};
 use hoyito_check::{CaptureSide, CheckError, LastFour, Position, Rules, Side, Variant};
-
-/// The engine's rules for the checker's, with the most seeds a hole so that every layer is
-/// a legal board.
-fn engine_rules(r: &Rules) -> hoyito_rules::Rules {
-    hoyito_rules::Rules::new(
-        match r.variant {
-            Variant::Hoyito2 => hoyito_rules::Variant::Hoyito2,
-            Variant::Hoyito3 => hoyito_rules::Variant::Hoyito3,
-        },
-        r.holes,
-        hoyito_rules::MAX_SEEDS,
-        match r.last_four {
-            LastFour::Capturer => hoyito_rules::LastFour::Capturer,
-            LastFour::South => hoyito_rules::LastFour::South,
-            LastFour::North => hoyito_rules::LastFour::North,
-        },
-        match r.capture_side {
-            CaptureSide::Any => hoyito_rules::CaptureSide::Any,
-            CaptureSide::Opponent => hoyito_rules::CaptureSide::Opponent,
-        },
-    )
-    .unwrap()
-}
-
-fn rules(holes: usize, variant: Variant, last_four: LastFour, capture_side: CaptureSide) -> Rules {
-    Rules {
-        holes,
-        variant,
-        last_four,
-        capture_side,
-    }
-}
 
 /// Calls `f` with every board of `holes` holes holding `seeds` seeds.
 fn for_each_board(holes: usize, seeds: u8, f: &mut impl FnMut(&[u8])) {
@@ -55,11 +27,6 @@ fn for_each_board(holes: usize, seeds: u8, f: &mut impl FnMut(&[u8])) {
         }
     }
     fill(&mut Vec::new(), holes, seeds, f);
-}
-
-/// Builds the engine's tables of `r` up to `max_seeds` under `dir`.
-fn build(dir: &Path, r: &Rules, max_seeds: usize) {
-    hoyito_tables::build(dir, &engine_rules(r), max_seeds, &hoyito_tables::Quiet).unwrap();
 }
 
 /// Compares the checker's value of every position of every layer with the engine's probe.

@@ -5,6 +5,10 @@
 //! around them agreeing with its moves), a value changed by 4 on a cycle, a value changed
 //! where a move ends the game, a layer of another rule set, a truncated layer.
 
+mod common;
+
+use common::{build, rules};
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,44 +18,8 @@ use hoyito_check::{
     Side, Silent, ValueFailure, ValueFault, Variant,
 };
 
-fn rules(holes: usize, variant: Variant, last_four: LastFour, capture_side: CaptureSide) -> Rules {
-    Rules {
-        holes,
-        variant,
-        last_four,
-        capture_side,
-    }
-}
-
 fn hoyito(variant: Variant) -> Rules {
     rules(6, variant, LastFour::Capturer, CaptureSide::Any)
-}
-
-/// The engine's rules for the checker's, with the most seeds a hole.
-fn engine_rules(r: &Rules) -> hoyito_rules::Rules {
-    hoyito_rules::Rules::new(
-        match r.variant {
-            Variant::Hoyito2 => hoyito_rules::Variant::Hoyito2,
-            Variant::Hoyito3 => hoyito_rules::Variant::Hoyito3,
-        },
-        r.holes,
-        hoyito_rules::MAX_SEEDS,
-        match r.last_four {
-            LastFour::Capturer => hoyito_rules::LastFour::Capturer,
-            LastFour::South => hoyito_rules::LastFour::South,
-            LastFour::North => hoyito_rules::LastFour::North,
-        },
-        match r.capture_side {
-            CaptureSide::Any => hoyito_rules::CaptureSide::Any,
-            CaptureSide::Opponent => hoyito_rules::CaptureSide::Opponent,
-        },
-    )
-    .unwrap()
-}
-
-/// Builds the engine's tables of `r` up to `max_seeds` under `dir`.
-fn build(dir: &Path, r: &Rules, max_seeds: usize) {
-    hoyito_tables::build(dir, &engine_rules(r), max_seeds, &hoyito_tables::Quiet).unwrap();
 }
 
 fn step_of(seeds: usize) -> usize {
