@@ -14,24 +14,7 @@ use serde_json::Value;
 
 /// Runs `solve play ARGS` in `dir` with `stdin` as its input: success, stdout, stderr.
 fn play_in(dir: &Path, args: &[&str], stdin: impl AsRef<[u8]>) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
-        .arg("play")
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the solve binary runs");
-    // A game may end before it has read all its input: a closed pipe is no error here.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_ref());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(dir, &[&["play"][..], args].concat(), stdin)
 }
 
 /// Runs a game that must succeed with `--json`: the report and the transcript.

@@ -2,9 +2,9 @@
 //! output it shows must be what the command prints. A change of output that leaves the
 //! README behind fails this test.
 
-use std::io::Write as _;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 /// The README, from the workspace root.
 fn readme() -> String {
@@ -14,20 +14,9 @@ fn readme() -> String {
 
 /// Runs `solve ARGS` in `dir` with `stdin`; its standard output (it must succeed).
 fn solve_in(dir: &Path, args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "solve {args:?}: {err}");
-    String::from_utf8(out.stdout).unwrap()
+    let (ok, out, err) = common::run_in(dir, args, stdin);
+    assert!(ok, "solve {args:?}: {err}");
+    out
 }
 
 /// Checks that the README shows `$ solve COMMAND` followed by `shown` (each line of it

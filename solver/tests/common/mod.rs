@@ -2,7 +2,9 @@
 //! output.
 #![allow(dead_code)] // each test file uses some of them
 
-use std::process::{Child, Command, Output};
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -24,6 +26,23 @@ pub fn solve_with_env(env: &[(&str, &str)], args: &[&str]) -> Output {
 /// Runs `solve`: whether it succeeded, its standard output and its standard error.
 pub fn run(args: &[&str]) -> (bool, String, String) {
     outcome(solve(args))
+}
+
+/// Runs `solve` in `dir` with `stdin` as its input (and `NO_COLOR`): whether it succeeded,
+/// its standard output and its standard error. A command may end before it has read all
+/// its input: a closed pipe is no error here.
+pub fn run_in(dir: &Path, args: &[&str], stdin: impl AsRef<[u8]>) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the solve binary runs");
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_ref());
+    outcome(child.wait_with_output().unwrap())
 }
 
 /// Whether a run succeeded, its standard output and its standard error.
