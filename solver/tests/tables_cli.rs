@@ -76,23 +76,11 @@ fn build_probe_info_verify() {
     assert_eq!(streamed[0]["value"], 8);
 
     // A bad line of standard input is named by its number, after the good ones are answered.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(["tables", "--dir", d, "probe", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{p}\n\n0,0,0,0,0,1/3,0,0,0 S\n{p}\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(!out.status.success());
-    assert_eq!(lines(&String::from_utf8(out.stdout).unwrap()).len(), 1);
-    let err = String::from_utf8(out.stderr).unwrap();
+    let input = format!("{p}\n\n0,0,0,0,0,1/3,0,0,0 S\n{p}\n");
+    let probe = ["tables", "--dir", d, "probe", "-", "--json"];
+    let (ok_, out, err) = common::run_in(std::path::Path::new("."), &probe, input);
+    assert!(!ok_);
+    assert_eq!(lines(&out).len(), 1);
     assert!(err.contains("standard input line 3"), "{err}");
 
     let verified = lines(&ok(&["tables", "--dir", d, "verify", "--json"]));
