@@ -36,6 +36,7 @@ impl From<&BestArgs> for AnalysisOptions {
             no_tables: a.no_tables,
             no_book: a.no_book,
             engine: (&a.engine).into(),
+            stop: None,
         }
     }
 }

@@ -20,6 +20,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -109,6 +110,9 @@ pub struct AnalysisOptions {
     pub no_book: bool,
     /// How the search searches.
     pub engine: EngineOptions,
+    /// Set by the front (from any thread) to stop the analysis: it answers with what it
+    /// has, marked `stopped` (a front cancels an analysis whose position changed).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// What decided an analysis's answer.
@@ -397,7 +401,12 @@ pub struct Watchdog {
     state: Arc<Mutex<WatchState>>,
     /// What the front does with the answer at the deadline (none: nothing).
     on_deadline: Option<Arc<OnDeadline>>,
+    /// What the front does with each new answer so far (none: nothing).
+    on_update: Option<Arc<OnUpdate>>,
 }
+
+/// The front's handler of each answer so far.
+type OnUpdate = dyn Fn(&Analysis) + Send + Sync;
 
 /// The front's handler of an answer at the deadline.
 type OnDeadline = dyn Fn(Option<Analysis>) + Send + Sync;
@@ -432,7 +441,17 @@ impl Watchdog {
                 doing: None,
             })),
             on_deadline: None,
+            on_update: None,
         }
+    }
+
+    /// This watchdog, also calling `on_update` with the answer so far each time it grows:
+    /// when the search starts, at each finished iteration or narrowing of an exact
+    /// search's bounds, and at each move valued. A front streams these (the web board
+    /// shows estimates that turn into proven values).
+    pub fn with_updates(mut self, on_update: impl Fn(&Analysis) + Send + Sync + 'static) -> Self {
+        self.on_update = Some(Arc::new(on_update));
+        self
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, WatchState> {
@@ -469,8 +488,21 @@ impl Watchdog {
 
     /// Replaces the answer the watchdog would give.
     fn update(&self, f: impl FnOnce(&mut Analysis)) {
-        if let Some(r) = &mut self.lock().report {
+        let now = {
+            let mut state = self.lock();
+            let Some(r) = &mut state.report else {
+                return;
+            };
             f(r);
+            self.on_update.as_ref().map(|_| r.clone())
+        };
+        self.tell(now);
+    }
+
+    /// Hands `report` to the front's update handler (outside the lock).
+    fn tell(&self, report: Option<Analysis>) {
+        if let (Some(on_update), Some(r)) = (&self.on_update, report) {
+            on_update(&r);
         }
     }
 
@@ -485,7 +517,9 @@ impl Watchdog {
 
     /// Sets the answer the watchdog would give.
     fn set(&self, r: Analysis) {
+        let copy = self.on_update.as_ref().map(|_| r.clone());
         self.lock().report = Some(r);
+        self.tell(copy);
     }
 
     /// The analysis answers itself: the watchdog stays quiet (if it has not answered
@@ -599,8 +633,9 @@ fn best_sized<const W: usize>(
         watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
     }
     // Each finished iteration is what the watchdog would print (it sets the time itself).
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let r = searcher.search_controlled(&p, &limits, &stop, &|r| {
+    let never = AtomicBool::new(false);
+    let stop = a.stop.as_deref().unwrap_or(&never);
+    let r = searcher.search_controlled(&p, &limits, stop, &|r| {
         watchdog.update(|w| fill(w, r));
     });
     fill(&mut report, &r);
@@ -617,12 +652,21 @@ fn best_sized<const W: usize>(
             exact_if_bounded: r.exact,
             depth: r.depth,
         };
-        value_moves(&searcher, rules, &p, &budget, &mut nodes_used, watchdog)
+        value_moves(
+            &searcher,
+            rules,
+            &p,
+            &budget,
+            stop,
+            &mut nodes_used,
+            watchdog,
+        )
     });
     // All the analysis searched and the time it took: with `all_moves`, the moves'
     // searches too, and the tables read or built before the search.
     report.nodes = nodes_used;
     report.moves = moves;
+    report.stopped |= stop.load(Ordering::Relaxed);
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -714,6 +758,7 @@ fn value_moves<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
     budget: &MovesBudget,
+    stop: &AtomicBool,
     nodes_used: &mut u64,
     watchdog: &Watchdog,
 ) -> Vec<MoveScore> {
@@ -752,7 +797,10 @@ fn value_moves<const W: usize>(
             }
         };
         // Each child is a new game: the repetition history starts at the child.
-        let cr = searcher.search(&c.position, &child_limits);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let cr = searcher.search_controlled(&c.position, &child_limits, stop, &|_| {});
         *nodes_used += cr.nodes;
         out.push(MoveScore {
             mv: c.mv.0,
