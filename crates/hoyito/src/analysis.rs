@@ -174,8 +174,13 @@ pub struct Analysis {
     pub repeatable: bool,
     /// The largest layer of the endgame tables in use (0: none).
     pub tables_max_seeds: usize,
-    /// Milliseconds spent building the tables in memory, when the analysis built them.
+    /// Milliseconds spent building the tables (in memory, or into the cache), when the
+    /// analysis built them.
     pub tables_built_ms: Option<u64>,
+    /// The folder of the tables in use when they are the small tables of the user's cache
+    /// (see [`cache`](crate::cache)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables_cache: Option<PathBuf>,
     /// The best move (`None`: no move to play, or none found within the limit).
     #[serde(rename = "move")]
     pub best: Option<u8>,
@@ -229,9 +234,15 @@ impl fmt::Display for Analysis {
                 f,
                 "endgame tables in use: up to {} seeds on the board{}",
                 self.tables_max_seeds,
-                match self.tables_built_ms {
-                    Some(ms) => format!(" (built in memory in {:.2} s)", ms as f64 / 1000.0),
-                    None => String::new(),
+                match (self.tables_built_ms, &self.tables_cache) {
+                    (Some(ms), None) => format!(" (built in memory in {:.2} s)", ms as f64 / 1000.0),
+                    (Some(ms), Some(dir)) => format!(
+                        " (built into the cache {} in {:.2} s)",
+                        dir.display(),
+                        ms as f64 / 1000.0
+                    ),
+                    (None, Some(dir)) => format!(" (from the cache {})", dir.display()),
+                    (None, None) => String::new(),
                 }
             )?;
         }
@@ -302,10 +313,11 @@ fn small_layers(
     a: &AnalysisOptions,
     seeds: usize,
     tables: Option<&Tables>,
+    largest: usize,
 ) -> usize {
     let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
     let exact = a.exact || (!limited && seeds <= SMALL_LAYERS);
-    let want = SMALL_LAYERS.min(seeds);
+    let want = largest.min(seeds);
     let have = tables.map_or(0, |t| t.max_seeds());
     if a.no_tables || rules.holes() != 6 || !exact || want <= 8 || have >= want {
         return 0;
@@ -600,7 +612,14 @@ fn best_sized<const W: usize>(
         Searcher::<W>::new(*rules, config)
     });
     let mut built_ms = None;
-    if let Some((t, ms)) = small_layers_in_memory(rules, a, seeds, tables.as_deref(), deadline)? {
+    let mut cache_dir = None;
+    if let Some(small) = small_layers_cached(rules, a, seeds, tables.as_deref(), deadline)? {
+        built_ms = small.built_ms;
+        cache_dir = Some(small.dir);
+        tables = Some(small.tables);
+    } else if let Some((t, ms)) =
+        small_layers_in_memory(rules, a, seeds, tables.as_deref(), deadline)?
+    {
         built_ms = Some(ms);
         tables = Some(t);
     }
@@ -627,6 +646,7 @@ fn best_sized<const W: usize>(
     report.repeatable = report.threads == 1 && limits.time.is_none();
     report.tables_max_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
     report.tables_built_ms = built_ms;
+    report.tables_cache = cache_dir;
     watchdog.set(report.clone());
     if deadline.is_none() && limits.time.is_some() {
         // The default time limit.
@@ -688,6 +708,7 @@ fn first_report<const W: usize>(p: &Position<W>, a: &AnalysisOptions) -> Analysi
         repeatable: false,
         tables_max_seeds: 0,
         tables_built_ms: None,
+        tables_cache: None,
         best: None,
         score: 0,
         exact: false,
@@ -718,7 +739,7 @@ fn small_layers_in_memory(
     let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let small = match left {
         Some(left) if left < SMALL_LAYERS_MIN_TIME => 0,
-        _ => small_layers(rules, a, seeds, tables),
+        _ => small_layers(rules, a, seeds, tables, SMALL_LAYERS),
     };
     if small == 0 {
         return Ok(None);
@@ -734,6 +755,37 @@ fn small_layers_in_memory(
         Err(hoyito_tables::TableError::Interrupted { .. }) => Ok(None),
         Err(e) => Err(e).context("building the small endgame tables in memory"),
     }
+}
+
+/// The small layers from the user's cache (see [`cache`](crate::cache)), up to
+/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds, when an exact analysis would
+/// build them in memory: built into the cache first when they are missing and the analysis
+/// has no time limit (under one, only what the cache holds already). `None`: not wanted, the
+/// cache is off, or it lacks them under a time limit.
+fn small_layers_cached(
+    rules: &Rules,
+    a: &AnalysisOptions,
+    seeds: usize,
+    tables: Option<&Tables>,
+    deadline: Option<Instant>,
+) -> Result<Option<crate::cache::SmallTables>> {
+    let want = small_layers(rules, a, seeds, tables, crate::cache::CACHE_MAX_SEEDS);
+    if want == 0 {
+        return Ok(None);
+    }
+    if deadline.is_some() {
+        return Ok(crate::cache::cached_tables(rules, want).map(|tables| {
+            crate::cache::SmallTables {
+                tables,
+                dir: crate::cache::cache_tables_dir().unwrap_or_default(),
+                built_ms: None,
+            }
+        }));
+    }
+    let quiet = crate::cache::StopOn(a.stop.as_deref());
+    with_threads(a.engine.threads, || {
+        crate::cache::small_tables(rules, want, &quiet)
+    })?
 }
 
 /// What the analysis of every move may spend, after the main search.
@@ -851,6 +903,7 @@ fn from_book<const W: usize>(
         repeatable: true,
         tables_max_seeds: 0,
         tables_built_ms: None,
+        tables_cache: None,
         best: e.best,
         score: e.value,
         exact: true,

@@ -74,9 +74,23 @@ impl fmt::Display for CheckReport {
     }
 }
 
+/// The cache's tables folder when the certificate rests on tables of at most
+/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds and the cache holds its rules'
+/// layers up to there (as the checker reads them).
+fn cached_tables_of(certificate: &Path) -> Option<PathBuf> {
+    let dir = crate::cache::cache_tables_dir()?;
+    let c = hoyito_check::Certificate::read(certificate).ok()?;
+    let max_seeds = c.tables.filter(|&n| n <= crate::cache::CACHE_MAX_SEEDS)?;
+    hoyito_check::Tables::open(&dir, &c.rules, max_seeds).ok()?;
+    Some(dir)
+}
+
 /// Checks the certificate `certificate` over the tables folder `tables` (when it rests on
 /// tables); with `verify_tables`, every layer it rests on is verified first, `progress`
-/// told of each pass. A rejected certificate is an error naming the failing entry.
+/// told of each pass. A certificate on tables of at most
+/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds given no folder is checked over
+/// the user's cache, whose layers are verified first (see [`cache`](crate::cache)). A
+/// rejected certificate is an error naming the failing entry.
 pub fn check_proof(
     certificate: &Path,
     tables: Option<&Path>,
@@ -84,6 +98,18 @@ pub fn check_proof(
     progress: &dyn Progress,
 ) -> Result<CheckReport> {
     let started = Instant::now();
+    // A certificate on small tables, given no folder: the user's cache (where `prove`
+    // without table files put them), verified by the checker itself, since the engine
+    // built them.
+    let mut verify_tables = verify_tables;
+    let mut tables = tables.map(Path::to_path_buf);
+    if tables.is_none() {
+        if let Some(dir) = cached_tables_of(certificate) {
+            tables = Some(dir);
+            verify_tables = true;
+        }
+    }
+    let tables = tables.as_deref();
     let (report, verified) = if verify_tables {
         let (report, verified) = check_file_verifying_tables(certificate, tables, progress)?;
         let layers = verified.map(|v| v.layers.iter().map(LayerOut::of).collect());

@@ -39,6 +39,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod book;
+pub mod cache;
 pub mod checking;
 pub mod draw;
 pub mod endgame;

@@ -241,7 +241,7 @@ fn prove_sized<const W: usize>(
 ) -> Result<ProveReport> {
     let start = Instant::now();
     let p: Position<W> = position(rules, d)?;
-    let run = open_run(rules, &p, a)?;
+    let run = open_run(rules, &p, a, control.stop.as_deref())?;
     let (tables, tables_max, state) = (&run.tables, run.tables_max, &run.state);
     let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
     let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
@@ -295,6 +295,10 @@ fn prove_sized<const W: usize>(
         position: p.to_string(),
         rules: certificate::rules_line(rules),
         tables_max_seeds: tables_max,
+        tables_dir: (tables_max > 0)
+            .then(|| run.tables_dir.clone())
+            .flatten()
+            .map(|d| d.display().to_string()),
         guess,
         at_least: a.at_least.map(|t| ThresholdReport {
             threshold: t,
@@ -331,6 +335,8 @@ struct Run {
     tables: Option<Arc<Tables>>,
     /// The largest layer of the tables (0: none).
     tables_max: usize,
+    /// The tables' folder: given, the default one, or the cache's (none: no tables).
+    tables_dir: Option<PathBuf>,
     state: State,
     /// The state's record of claims.
     record_path: PathBuf,
@@ -338,11 +344,34 @@ struct Run {
 
 /// Opens the tables a run of `p` stands on and its state folder, which names the run:
 /// another run resumes from it only with the same rules, position and tables.
-fn open_run<const W: usize>(rules: &Rules, p: &Position<W>, a: &ProofOptions) -> Result<Run> {
+fn open_run<const W: usize>(
+    rules: &Rules,
+    p: &Position<W>,
+    a: &ProofOptions,
+    stop: Option<&AtomicBool>,
+) -> Result<Run> {
     let seeds = p.seeds_on_board() as usize;
-    let tables = with_threads(a.threads, || {
+    let mut tables = with_threads(a.threads, || {
         tables_for(rules, a.tables.as_deref(), a.no_tables, seeds)
     })??;
+    // No table files given or built: the small layers of the user's cache (built there
+    // the first time), which settle in milliseconds what a proof would explore millions
+    // of positions for.
+    let mut tables_dir = a.tables.clone().or_else(|| {
+        tables
+            .is_some()
+            .then(|| PathBuf::from(crate::DEFAULT_TABLES_DIR))
+    });
+    if tables.is_none() && !a.no_tables && a.tables.is_none() {
+        let stop = crate::cache::StopOn(stop);
+        let small = with_threads(a.threads, || {
+            crate::cache::small_tables(rules, seeds, &stop)
+        })??;
+        if let Some(small) = small {
+            tables = Some(small.tables);
+            tables_dir = Some(small.dir);
+        }
+    }
     let tables_max = tables.as_ref().map_or(0, |t| Tables::max_seeds(t));
     let name = format!(
         "hoyito-prove-state 1\n{}\nposition {}\ntables {}\n",
@@ -354,6 +383,7 @@ fn open_run<const W: usize>(rules: &Rules, p: &Position<W>, a: &ProofOptions) ->
     Ok(Run {
         tables,
         tables_max,
+        tables_dir,
         state,
         record_path,
     })

@@ -50,6 +50,9 @@ pub struct ProveReport {
     pub(super) position: String,
     pub(super) rules: String,
     pub(super) tables_max_seeds: usize,
+    /// The folder of the tables the proof stands on (give it to the checker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) tables_dir: Option<String>,
     /// The value the proofs started next to (a depth-limited search's), for the side to move.
     pub(super) guess: Option<i32>,
     /// With `--at-least`: the question asked and its proven answer.
@@ -149,7 +152,10 @@ impl fmt::Display for ProveReport {
         writeln!(f, "{}", self.rules)?;
         match self.tables_max_seeds {
             0 => writeln!(f, "tables: none")?,
-            n => writeln!(f, "tables: up to {n} seeds")?,
+            n => match &self.tables_dir {
+                Some(dir) => writeln!(f, "tables: up to {n} seeds, in {dir}")?,
+                None => writeln!(f, "tables: up to {n} seeds")?,
+            },
         }
         if let Some(g) = self.guess {
             writeln!(f, "guess: {g}")?;
@@ -221,8 +227,17 @@ impl fmt::Display for ProveReport {
         if let Some(c) = &self.certificate {
             writeln!(
                 f,
-                "certificate: {} ({} entries, {} bytes, sha256 {}, {:.1} s); check it with `solve check-proof {}`",
-                c.path, c.entries, c.bytes, c.sha256, c.seconds, c.path
+                "certificate: {} ({} entries, {} bytes, sha256 {}, {:.1} s); check it with `solve check-proof {}{}`",
+                c.path,
+                c.entries,
+                c.bytes,
+                c.sha256,
+                c.seconds,
+                c.path,
+                match (self.tables_max_seeds, &self.tables_dir) {
+                    (1.., Some(dir)) => format!(" --tables {dir}"),
+                    _ => String::new(),
+                }
             )?;
         }
         Ok(())
