@@ -235,7 +235,8 @@ impl fmt::Display for Analysis {
                 "endgame tables in use: up to {} seeds on the board{}",
                 self.tables_max_seeds,
                 match (self.tables_built_ms, &self.tables_cache) {
-                    (Some(ms), None) => format!(" (built in memory in {:.2} s)", ms as f64 / 1000.0),
+                    (Some(ms), None) =>
+                        format!(" (built in memory in {:.2} s)", ms as f64 / 1000.0),
                     (Some(ms), Some(dir)) => format!(
                         " (built into the cache {} in {:.2} s)",
                         dir.display(),
@@ -653,10 +654,11 @@ fn best_sized<const W: usize>(
         watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
     }
     // Each finished iteration is what the watchdog would print (it sets the time itself).
-    let never = AtomicBool::new(false);
-    let stop = a.stop.as_deref().unwrap_or(&never);
-    let r = searcher.search_controlled(&p, &limits, stop, &|r| {
-        watchdog.update(|w| fill(w, r));
+    let front = a.stop.as_deref();
+    let r = relayed(front, |stop| {
+        searcher.search_controlled(&p, &limits, stop, &|r| {
+            watchdog.update(|w| fill(w, r));
+        })
     });
     fill(&mut report, &r);
     watchdog.set(report.clone());
@@ -677,7 +679,7 @@ fn best_sized<const W: usize>(
             rules,
             &p,
             &budget,
-            stop,
+            front,
             &mut nodes_used,
             watchdog,
         )
@@ -686,7 +688,7 @@ fn best_sized<const W: usize>(
     // searches too, and the tables read or built before the search.
     report.nodes = nodes_used;
     report.moves = moves;
-    report.stopped |= stop.load(Ordering::Relaxed);
+    report.stopped |= front.is_some_and(|f| f.load(Ordering::Relaxed));
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -810,7 +812,7 @@ fn value_moves<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
     budget: &MovesBudget,
-    stop: &AtomicBool,
+    front: Option<&AtomicBool>,
     nodes_used: &mut u64,
     watchdog: &Watchdog,
 ) -> Vec<MoveScore> {
@@ -849,10 +851,12 @@ fn value_moves<const W: usize>(
             }
         };
         // Each child is a new game: the repetition history starts at the child.
-        if stop.load(Ordering::Relaxed) {
+        if front.is_some_and(|f| f.load(Ordering::Relaxed)) {
             break;
         }
-        let cr = searcher.search_controlled(&c.position, &child_limits, stop, &|_| {});
+        let cr = relayed(front, |stop| {
+            searcher.search_controlled(&c.position, &child_limits, stop, &|_| {})
+        });
         *nodes_used += cr.nodes;
         out.push(MoveScore {
             mv: c.mv.0,
@@ -867,6 +871,31 @@ fn value_moves<const W: usize>(
         });
     }
     out
+}
+
+/// Runs `f` with a stop flag of its own that the front's flag (if any) raises: a search
+/// raises its flag itself at its limits, and the front's flag must say only what the front
+/// asked.
+fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let stop = AtomicBool::new(false);
+    let Some(front) = front else {
+        return f(&stop);
+    };
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if front.load(Ordering::Relaxed) {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let out = f(&stop);
+        done.store(true, Ordering::Relaxed);
+        out
+    })
 }
 
 /// A build [`Progress`](hoyito_tables::Progress) that stops at a deadline (none: never).

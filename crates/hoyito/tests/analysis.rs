@@ -61,3 +61,22 @@ fn updates_end_with_the_answer() {
     assert_eq!(last.best, a.best);
     assert!(!a.stopped);
 }
+
+#[test]
+fn a_time_limit_does_not_raise_the_fronts_flag() {
+    // The searches stop themselves at their limits; the front's flag stays as the front
+    // left it, and every move is still valued.
+    let rules = Rules::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let d: Diagram = "6,6,2,7,1,6/1,6,6,6,0,1 N 0-0".parse().unwrap();
+    let options = AnalysisOptions {
+        exact: true,
+        all_moves: true,
+        time_ms: Some(300),
+        stop: Some(Arc::clone(&stop)),
+        ..AnalysisOptions::default()
+    };
+    let a = hoyito::analysis::analyse(&rules, Some(&d), &options).unwrap();
+    assert!(!stop.load(Ordering::Relaxed));
+    assert_eq!(a.moves.map(|m| m.len()), Some(5));
+}
