@@ -19,6 +19,7 @@ struct Engine {
 impl Engine {
     fn start() -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+            .env("HOYITO_CACHE", "off")
             .arg("engine")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

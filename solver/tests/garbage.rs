@@ -417,6 +417,7 @@ fn cases(tmp: &Path) -> Vec<Case> {
 /// Runs one case; `None` when it was handled well, else what went wrong.
 fn check(c: &Case) -> Option<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(&c.args)
         .env_remove("RUST_BACKTRACE")
         .stdin(Stdio::piped())

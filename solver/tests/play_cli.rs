@@ -555,6 +555,7 @@ fn ctrl_c_records_the_game_so_far() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("g.txt");
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(["play", "--south", "human", "--north", "human", "--record"])
         .arg(&rec)
         .current_dir(dir.path())
@@ -629,6 +630,7 @@ fn colour_only_on_a_terminal_without_no_color() {
     assert!(!plain.contains("\u{1b}["), "{plain}");
     // Piped output has no colour, NO_COLOR or not.
     let piped = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(["play", "--south", "random", "--north", "random", "--record"])
         .arg(dir.path().join("p.txt"))
         .env_remove("NO_COLOR")
@@ -700,6 +702,7 @@ fn ctrl_c_while_the_engine_thinks_makes_it_move_and_at_the_prompt_quits() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("g.txt");
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(["play", "--south", "engine", "--north", "human", "--exact"])
         .arg("--record")
         .arg(&rec)

@@ -24,6 +24,7 @@ fn played(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     ];
     args.extend_from_slice(extra);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(&args)
         .stdin(std::process::Stdio::null())
         .env("NO_COLOR", "1")

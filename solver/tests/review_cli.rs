@@ -13,6 +13,7 @@ use serde_json::Value;
 /// Runs `solve play ARGS` with `stdin` as its input; it must succeed.
 fn play(args: &[&str], stdin: &str) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .arg("play")
         .args(args)
         .env("NO_COLOR", "1")
@@ -336,6 +337,7 @@ fn an_exact_review_of_a_whole_game_keeps_a_budget_and_shows_progress() {
         "",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args([
             "review",
             rec.to_str().unwrap(),

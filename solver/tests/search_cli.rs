@@ -352,6 +352,53 @@ fn best_exact_builds_the_small_tables_in_memory_unless_told_not_to() {
     assert!(v["tables_built_ms"].is_null());
 }
 
+/// The small tables cache: `best --exact` and `prove` with no table files stand on the
+/// layers up to 16 seeds of the cache (built by the first command that needs them), and
+/// `check-proof` with no `--tables` checks the certificate over them, verifying them first.
+/// Under a time limit and with the cache off, the layers up to 12 seeds are built in memory
+/// instead.
+#[test]
+fn exact_answers_and_proofs_stand_on_the_small_tables_cache() {
+    let cache = [("HOYITO_CACHE", common::TEST_CACHE)];
+    let json_with = |args: &[&str]| {
+        let (ok, out, err) = common::outcome(common::solve_with_env(&cache, args));
+        assert!(ok, "solve {args:?} failed: {err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    // A 16-seed position of data/exact/values16.jsonl, worth 4 to North.
+    let pos = "2,0,0,3,2,1/2,3,0,0,2,1 N";
+    let v = json_with(&["--json", "best", "--exact", pos]);
+    assert_eq!(
+        (v["exact"].as_bool(), v["score"].as_i64()),
+        (Some(true), Some(4))
+    );
+    assert_eq!(v["tables_max_seeds"], 16);
+    let folder = format!("{}/tables", common::TEST_CACHE);
+    assert_eq!(v["tables_cache"], folder.as_str());
+    let text = common::outcome(common::solve_with_env(&cache, &["best", "--exact", pos])).1;
+    assert!(text.contains("(from the cache"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("p.cert");
+    let cert = cert.to_str().unwrap();
+    let p = json_with(&["--json", "prove", pos, "--certificate", cert]);
+    assert_eq!(
+        (p["value"].as_i64(), p["complete"].as_bool()),
+        (Some(4), Some(true))
+    );
+    assert_eq!(p["tables_dir"], folder.as_str());
+    let c = json_with(&["--json", "check-proof", cert]);
+    assert_eq!(c["accepted"], true);
+    assert_eq!(
+        c["tables_verified"].as_array().map(Vec::len),
+        Some(3),
+        "{c}"
+    );
+    // The cache off: the certificate needs its tables named.
+    let (ok, _, err) = common::run(&["check-proof", cert]);
+    assert!(!ok && err.contains("--tables"), "{err}");
+}
+
 /// `--all-moves` under `--time-ms`: the analysis of the moves shares the command's time with
 /// the search (it used to run without a limit after it). On a position far from solved,
 /// every legal move is reported, none of them exact, whether the search is exact or not. On a
@@ -499,6 +546,7 @@ fn best_all_moves_at_a_depth_keeps_to_it_when_the_main_search_is_exact() {
         "--all-moves",
     ];
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(args)
         .args(["--threads", "1", "--json", "--tables", t])
         .stdout(std::process::Stdio::piped())
@@ -561,6 +609,7 @@ fn a_zero_limit_is_named_alone() {
 fn every_seed_count_start_is_answered_from_its_proof() {
     let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(["--seeds", "3", "best", "--json"])
         .current_dir(dir.path())
         .output()

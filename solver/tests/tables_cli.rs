@@ -58,6 +58,7 @@ fn build_probe_info_verify() {
 
     // Positions from standard input, one JSON object a line.
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(["tables", "--dir", d, "probe", "-", "--json"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -9,6 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// The small tables cache of the tests that use one (built by the first of them): every
+/// other command runs with the cache off (`HOYITO_CACHE=off`), so that what it answers does
+/// not depend on which tests ran before it.
+pub const TEST_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/hoyito-cache");
+
 /// Runs `solve` with these arguments.
 pub fn solve(args: &[&str]) -> Output {
     solve_with_env(&[], args)
@@ -17,6 +22,7 @@ pub fn solve(args: &[&str]) -> Output {
 /// Runs `solve` with these arguments and these environment variables set.
 pub fn solve_with_env(env: &[(&str, &str)], args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .envs(env.iter().copied())
         .args(args)
         .output()
@@ -33,6 +39,7 @@ pub fn run(args: &[&str]) -> (bool, String, String) {
 /// its input: a closed pipe is no error here.
 pub fn run_in(dir: &Path, args: &[&str], stdin: impl AsRef<[u8]>) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
