@@ -65,6 +65,14 @@ pub fn cached_tables(rules: &Rules, seeds: usize) -> Option<Arc<Tables>> {
     open_complete(&dir, rules, seeds).ok().flatten()
 }
 
+/// The cache's tables folder when the cache is on, the board is 2x6 and the layers of
+/// `rules` up to [`CACHE_MAX_SEEDS`] are not all there yet: a front says that the first
+/// exact answer or proof will build them (`None`: nothing to build).
+pub fn pending(rules: &Rules) -> Option<PathBuf> {
+    let dir = cache_tables_dir()?;
+    (rules.holes() == 6 && cached_tables(rules, CACHE_MAX_SEEDS).is_none()).then_some(dir)
+}
+
 /// What [`small_tables`] found or did.
 pub struct SmallTables {
     /// The tables, up to the position's seeds and at most [`CACHE_MAX_SEEDS`].
@@ -78,7 +86,7 @@ pub struct SmallTables {
 /// The small tables of `rules` up to `seeds` seeds (at most [`CACHE_MAX_SEEDS`]) from the
 /// cache, building the missing layers first (about 15 s for a new set of rules on two cores;
 /// `progress` hears of it and may stop it, which gives `Ok(None)`). `None` also when the
-/// cache is off or the board is not 2x6.
+/// cache is off, the board is not 2x6 or holds 8 seeds or fewer (it needs no tables).
 pub fn small_tables(
     rules: &Rules,
     seeds: usize,
@@ -87,7 +95,7 @@ pub fn small_tables(
     let Some(dir) = cache_tables_dir() else {
         return Ok(None);
     };
-    if rules.holes() != 6 || seeds < 8 {
+    if rules.holes() != 6 || seeds <= 8 {
         return Ok(None);
     }
     let want = seeds.min(CACHE_MAX_SEEDS);
