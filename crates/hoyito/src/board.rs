@@ -675,9 +675,9 @@ fn record_text_sized<const W: usize>(spec: &GameSpec, south: &str, north: &str) 
     let mut records = Vec::new();
     let mut rounds: Vec<&[u8]> = spec.earlier_rounds.iter().map(Vec::as_slice).collect();
     rounds.push(&spec.moves);
-    for k in 0..rounds.len() {
+    for (k, moves) in rounds.iter().enumerate() {
         let sub = GameSpec {
-            moves: rounds[k].to_vec(),
+            moves: moves.to_vec(),
             earlier_rounds: spec.earlier_rounds[..k].to_vec(),
             ..spec.clone()
         };
