@@ -16,7 +16,7 @@ after(async () => {
 
 // A test on a fresh page, its screenshot kept if it fails.
 function boardTest(name, fn, viewport) {
-  test(name, { timeout: 120_000 }, async () => {
+  test(name, { timeout: 300_000 }, async () => {
     const page = await openBoard(context, viewport);
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -33,7 +33,7 @@ function boardTest(name, fn, viewport) {
 }
 
 const ply = (page, n) => page.waitForFunction((n) => document.body.dataset.ply === String(n), n, { timeout: 30_000 });
-const analysed = (page) => page.waitForFunction(() => document.body.dataset.analysis === "done", null, { timeout: 60_000 });
+const analysed = (page) => page.waitForFunction(() => document.body.dataset.analysis === "done", null, { timeout: 240_000 });
 
 // The values table as the page shows it: move -> [value, proven].
 async function shownValues(page) {
@@ -100,8 +100,9 @@ for (const position of ["1,0,2,3,0,3/1,0,0,1,0,1 S", "1,2,0,3,1,1/1,0,2,0,0,1 S"
     await analysed(page);
     const cli = JSON.parse(execFileSync(SOLVE, ["best", "--all-moves", "--exact", "--json", position], { encoding: "utf8" }));
     const expected = cli.moves.map((m) => [m.move, m.score, m.exact]);
-    assert.deepEqual(await shownValues(page), expected);
-    assert.match(await page.textContent("#analysis-state"), /proven/);
+    const state = await page.textContent("#analysis-state");
+    assert.deepEqual(await shownValues(page), expected, `the page says: ${state}`);
+    assert.match(state, /proven/);
   });
 }
 
