@@ -55,9 +55,9 @@ function holeGeometry(i, holes) {
   const width = 760, margin = 90;
   const step = (width - 2 * margin) / holes;
   const r = Math.min(step * 0.42, 44);
-  if (i < holes) return { x: margin + step * (i + 0.5), y: 205, r };
+  if (i < holes) return { x: margin + step * (i + 0.5), y: 228, r };
   const k = i - holes;
-  return { x: margin + step * (holes - k - 0.5), y: 95, r };
+  return { x: margin + step * (holes - k - 0.5), y: 112, r };
 }
 
 function dots(g, x, y, r, n) {
@@ -78,7 +78,7 @@ function drawBoard(counts, marks) {
   const svg = $("board");
   const holes = v.holes;
   svg.innerHTML = "";
-  el("rect", { x: 4, y: 20, width: 752, height: 260, rx: 60, class: "wood" }, svg);
+  el("rect", { x: 4, y: 34, width: 752, height: 272, rx: 60, class: "wood" }, svg);
   const values = moveValues();
   const mover = v.side;
   const legal = new Set(v.moves.map((m) => m.move));
@@ -128,8 +128,8 @@ function drawBoard(counts, marks) {
     l.textContent = label;
     g.setAttribute("aria-label", `${label} captured ${n}`);
   };
-  cap("North", v.captured[1], 46, 95, "N");
-  cap("South", v.captured[0], 714, 205, "S");
+  cap("North", v.captured[1], 46, 112, "N");
+  cap("South", v.captured[0], 714, 228, "S");
 }
 
 function signed(n) {
