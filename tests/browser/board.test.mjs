@@ -153,3 +153,21 @@ boardTest("the board fits a phone's width", async (page) => {
   await page.click('[data-hole="S3"]');
   await ply(page, 1);
 }, { width: 390, height: 844 });
+
+boardTest("a game against the engine, and the book two plies deep", async (page) => {
+  await page.selectOption("#level", "1");
+  await page.selectOption("#north-player", "engine");
+  await page.click('[data-hole="S1"]');
+  // North's engine answers (a capture gives it another move).
+  await page.waitForFunction(() => Number(document.body.dataset.ply) >= 2 && /South to move/.test(document.getElementById("status").textContent), null, { timeout: 60_000 });
+  const plies = await page.$$eval("#move-list button", (b) => b.map((x) => x.textContent));
+  assert.equal(plies[0], "S1");
+  assert.ok(plies.slice(1).every((p) => p.startsWith("N")), plies.join(" "));
+  // Undo takes back the engine's moves and South's.
+  await page.click("#undo");
+  await ply(page, 0);
+  await page.click("#book-panel summary");
+  await page.waitForSelector("#book tr[data-book]");
+  assert.equal(await page.locator("#book tr[data-book]").count(), 6);
+  assert.match(await page.textContent('#book tr[data-book="1"]'), /-28/);
+});

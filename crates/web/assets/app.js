@@ -265,7 +265,7 @@ function renderGraph() {
     for (const [k, v] of known) {
       const c = el("circle", { cx: x(k), cy: y(v), r: k === state.cursor ? 3.5 : 2, class: "pt " + tone(v) }, svg);
       const t = el("title", {}, c);
-      t.textContent = `after ${k} moves: ${signed(v)} for South`;
+      t.textContent = `after ${k} moves: South ends ${signed(v)} under best play`;
     }
   }
   el("line", { x1: x(state.cursor), x2: x(state.cursor), y1: 5, y2: 115, class: "cursor" }, svg);
@@ -298,7 +298,7 @@ function startAnalysis() {
   state.analysis = null;
   state.analysisDone = false;
   if (state.view.over) {
-    state.graph[state.cursor] = 0;
+    state.graph[state.cursor] = state.view.captured[0] - state.view.captured[1];
     return;
   }
   const q = new URLSearchParams({ tab: state.tab, game: JSON.stringify(specAt(state.cursor)) });
@@ -308,7 +308,7 @@ function startAnalysis() {
   es.addEventListener("analysis", (e) => {
     if (state.source !== es) return;
     state.analysis = JSON.parse(e.data);
-    if (state.analysis.exact || state.analysis.final) state.graph[cursor] = state.analysis.score_south;
+    if (state.analysis.exact || state.analysis.final) state.graph[cursor] = state.analysis.outcome_south;
     if (!state.busy) {
       drawBoard(state.view.south.concat(state.view.north), lastMarks());
       renderValues();
@@ -434,12 +434,17 @@ async function maybeEngine() {
   if (v.over || engineRunning || state.cursor !== state.line.length) return;
   if (state.players[v.side] !== "engine") return;
   engineRunning = true;
+  let stale = false;
   $("status").textContent = `${sideName(v.side)} (engine, level ${state.level}) thinks…`;
   try {
     const spec = specAt(state.cursor);
     const answer = await api("/api/engine", { game: spec, level: state.level });
-    // The position may have changed meanwhile (new game, navigation).
-    if (JSON.stringify(specAt(state.cursor)) !== JSON.stringify(spec)) return;
+    // The position may have changed meanwhile (new game, undo, navigation): the engine
+    // then looks again at the position now shown.
+    if (JSON.stringify(specAt(state.cursor)) !== JSON.stringify(spec) || state.busy) {
+      stale = true;
+      return;
+    }
     state.line.push(answer.engine.move);
     state.cursor += 1;
     state.fullPlies = answer.view.plies;
@@ -449,6 +454,7 @@ async function maybeEngine() {
     toast(e.message);
   } finally {
     engineRunning = false;
+    if (stale) maybeEngine();
   }
 }
 

@@ -128,6 +128,8 @@ struct Valued {
 /// earlier one when it is proven (or the earlier one was only an estimate too).
 #[derive(Default)]
 struct Merged {
+    /// Seeds South has captured more than North so far.
+    margin: i32,
     head: Option<Value>,
     moves: std::collections::BTreeMap<u8, Valued>,
 }
@@ -161,6 +163,7 @@ impl Merged {
                 "exact": a.exact,
                 "score": a.score,
                 "score_south": south,
+                "outcome_south": self.margin + south,
                 "best": a.best,
                 "pv": a.pv,
                 "depth": a.depth,
@@ -195,9 +198,14 @@ impl Job {
     /// search (estimates), then an exact search within the server's time (proven values).
     fn run(self, book: Option<Vec<board::MoveValue>>) {
         let side = self.diagram.side;
+        let margin = self
+            .diagram
+            .captured
+            .map_or(0, |[s, n]| i32::from(s) - i32::from(n));
         if let Some(book) = book {
             let best = book.iter().max_by_key(|m| m.value);
             let score = best.map_or(0, |m| m.value);
+            let south = if side == Side::South { score } else { -score };
             let moves: Vec<Value> = book
                 .iter()
                 .map(|m| json!({ "move": m.mv, "score": m.value, "exact": true, "depth": 0 }))
@@ -208,7 +216,8 @@ impl Job {
                 "source": "book",
                 "exact": true,
                 "score": score,
-                "score_south": if side == Side::South { score } else { -score },
+                "score_south": south,
+                "outcome_south": margin + south,
                 "best": best.map(|m| m.mv),
                 "pv": best.map(|m| vec![m.mv]).unwrap_or_default(),
                 "depth": 0,
@@ -228,7 +237,10 @@ impl Job {
             stop: Some(Arc::clone(&self.stop)),
             ..AnalysisOptions::default()
         };
-        let merged = Arc::new(std::sync::Mutex::new(Merged::default()));
+        let merged = Arc::new(std::sync::Mutex::new(Merged {
+            margin,
+            ..Merged::default()
+        }));
         let estimate = AnalysisOptions {
             time_ms: Some(ESTIMATE_MS),
             ..base.clone()

@@ -275,6 +275,7 @@ async fn the_stream_ends_with_the_proven_values_of_the_library() {
     let events = self::events(&app, "t2", json!({})).await;
     assert_eq!(events[0].1["phase"], "book");
     assert_eq!(events[0].1["moves"][0]["score"], -28);
+    assert_eq!(events[0].1["outcome_south"], -28);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
