@@ -344,6 +344,7 @@ async function animate(trace) {
   if (!delay) return;
   state.skip = false;
   $("skip").disabled = false;
+  $("status").textContent = `${sideName(trace.side)} plays ${trace.side}${trace.move}: ${trace.laps.length} lap${trace.laps.length > 1 ? "s" : ""}.`;
   const counts = trace.before.slice();
   const n = counts.length;
   const wait = async (k) => { if (!state.skip) await sleep(delay * k); };

@@ -203,7 +203,11 @@ impl Job {
             .captured
             .map_or(0, |[s, n]| i32::from(s) - i32::from(n));
         if let Some(book) = book {
-            let best = book.iter().max_by_key(|m| m.value);
+            // The first of the best moves, as the book names its best.
+            let best = book.iter().fold(None::<&board::MoveValue>, |b, m| match b {
+                Some(b) if b.value >= m.value => Some(b),
+                _ => Some(m),
+            });
             let score = best.map_or(0, |m| m.value);
             let south = if side == Side::South { score } else { -score };
             let moves: Vec<Value> = book
