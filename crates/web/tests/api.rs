@@ -384,3 +384,31 @@ proptest! {
         })?;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_stream_stops_its_analysis() {
+    let state = AppState::new(Options {
+        analysis_ms: 60_000,
+        ..Options::default()
+    });
+    let app = router(state.clone());
+    let game = json!({ "rules": { "holes": 12 } }).to_string();
+    let uri = format!("/api/analysis?tab=closing&game={}", urlencode(&game));
+    let response = app
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let mut body = response.into_body();
+    // The first answer so far, then the stream is dropped, as a browser closes it.
+    let first = body.frame().await.unwrap().unwrap();
+    assert!(first.is_data());
+    drop(body);
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while state.analyses() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the analysis stops once its stream is closed");
+}
