@@ -633,10 +633,11 @@ fn best_sized<const W: usize>(
         watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
     }
     // Each finished iteration is what the watchdog would print (it sets the time itself).
-    let never = AtomicBool::new(false);
-    let stop = a.stop.as_deref().unwrap_or(&never);
-    let r = searcher.search_controlled(&p, &limits, stop, &|r| {
-        watchdog.update(|w| fill(w, r));
+    let stop = a.stop.as_deref();
+    let r = controlled(stop, |flag| {
+        searcher.search_controlled(&p, &limits, flag, &|r| {
+            watchdog.update(|w| fill(w, r));
+        })
     });
     fill(&mut report, &r);
     watchdog.set(report.clone());
@@ -666,9 +667,40 @@ fn best_sized<const W: usize>(
     // searches too, and the tables read or built before the search.
     report.nodes = nodes_used;
     report.moves = moves;
-    report.stopped |= stop.load(Ordering::Relaxed);
+    report.stopped |= stopped(stop);
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Whether the front has set its stop flag.
+fn stopped(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
+/// Runs a search with a stop flag of its own, which the front's flag (if any) sets. A
+/// search sets its flag itself when it reaches its own limit (to stop its threads), so
+/// the front's flag is never handed to it: one search's time limit would otherwise stop
+/// the searches after it (the moves of `all_moves`).
+fn controlled<T>(front: Option<&AtomicBool>, search: impl FnOnce(&AtomicBool) -> T) -> T {
+    let flag = AtomicBool::new(false);
+    let Some(front) = front else {
+        return search(&flag);
+    };
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if front.load(Ordering::Relaxed) {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let r = search(&flag);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
 }
 
 /// `left` shared evenly among `parts`.
@@ -758,7 +790,7 @@ fn value_moves<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
     budget: &MovesBudget,
-    stop: &AtomicBool,
+    stop: Option<&AtomicBool>,
     nodes_used: &mut u64,
     watchdog: &Watchdog,
 ) -> Vec<MoveScore> {
@@ -797,10 +829,12 @@ fn value_moves<const W: usize>(
             }
         };
         // Each child is a new game: the repetition history starts at the child.
-        if stop.load(Ordering::Relaxed) {
+        if stopped(stop) {
             break;
         }
-        let cr = searcher.search_controlled(&c.position, &child_limits, stop, &|_| {});
+        let cr = controlled(stop, |flag| {
+            searcher.search_controlled(&c.position, &child_limits, flag, &|_| {})
+        });
         *nodes_used += cr.nodes;
         out.push(MoveScore {
             mv: c.mv.0,
