@@ -1,7 +1,8 @@
 // Figures of the web board (docs/benchmarks.md, "Web board"): first paint, the book's
-// values at the start, a position within the tables (or the small layers built in
-// memory), and a click answered while another tab's analysis runs. Measures, asserts
-// nothing. Starts its own `solve serve --port 0`:
+// values at the start, a small position within the tables (with --tables) and proven over
+// the small layers built in memory (without), and a click answered while another tab's
+// analysis runs. It measures and asserts nothing. It starts its own `solve serve --port 0`
+// (and a second one without tables when given --tables):
 //
 //   node benches/scripts/web_bench.mjs [path/to/solve] [--tables DIR]
 //
@@ -11,16 +12,24 @@ import { launch } from "../../tests/browser/lib.mjs";
 
 const args = process.argv.slice(2);
 const solve = args[0] && !args[0].startsWith("--") ? args.shift() : "target/release/solve";
-const server = spawn(solve, ["serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise((resolve, reject) => {
-  let out = "";
-  server.stdout.on("data", (d) => {
-    out += d;
-    const m = out.match(/http:\/\/[0-9.:]+/);
-    if (m) resolve(m[0]);
+function start(extra) {
+  const server = spawn(solve, ["serve", "--port", "0", ...extra], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[0-9.:]+/);
+      if (m) resolve(m[0]);
+    });
+    server.on("exit", () => reject(new Error("solve serve stopped: " + out)));
   });
-  server.on("exit", () => reject(new Error("solve serve stopped: " + out)));
-});
+  return { server, url };
+}
+const main = start(args);
+const url = await main.url;
+const server = main.server;
+// Without tables on disk, a small 2x6 position is proven over layers built in memory.
+const bare = args.includes("--tables") ? start([]) : null;
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const context = await launch();
 const figures = {};
@@ -66,9 +75,14 @@ try {
   }, { game, runs });
   figures.book_start_all_moves_ms = median(await proven({}, 9));
   const small = { start: "1,2,0,3,1,1/1,0,2,0,0,1 S" };
-  const first = await proven(small, 1);
-  figures.tables_position_first_ms = first[0];
-  figures.tables_position_ms = median(await proven(small, 5));
+  const key = args.includes("--tables") ? "tables_position_ms" : "in_memory_position_ms";
+  figures[key] = median(await proven(small, 5));
+  if (bare) {
+    await page.goto(await bare.url);
+    await page.waitForSelector("#board [data-hole]");
+    figures.in_memory_position_ms = median(await proven(small, 3));
+    await page.goto(url);
+  }
 
   // A click while another tab's long analysis runs (the 2x12 start: never proven).
   const busy = await context.newPage();
@@ -96,5 +110,6 @@ try {
 } finally {
   await context.close();
   server.kill();
+  bare?.server.kill();
 }
 console.log(JSON.stringify({ solve, url, ...figures }, null, 2));
