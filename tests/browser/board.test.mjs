@@ -171,3 +171,13 @@ boardTest("a game against the engine, and the book two plies deep", async (page)
   assert.equal(await page.locator("#book tr[data-book]").count(), 6);
   assert.match(await page.textContent('#book tr[data-book="1"]'), /-28/);
 });
+
+boardTest("the keyboard's focus stays on a hole while values stream in", async (page) => {
+  await newGame(page, { start: "1,2,0,3,1,1/1,0,2,0,0,1 S" });
+  await page.focus('[data-hole="S2"]');
+  await analysed(page);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.hole), "S2");
+  assert.match(await page.getAttribute('[data-hole="S2"]', "aria-label"), /South hole 2, 2 seeds, value \+12 proven/);
+  await page.keyboard.press("Enter");
+  await ply(page, 1);
+});

@@ -77,6 +77,9 @@ function drawBoard(counts, marks) {
   const v = state.view;
   const svg = $("board");
   const holes = v.holes;
+  // A redraw keeps the keyboard's focus on the hole it was on.
+  const active = document.activeElement;
+  const focused = active && active.closest && active.closest("#board [data-hole]") ? active.dataset.hole : null;
   svg.innerHTML = "";
   el("rect", { x: 4, y: 34, width: 752, height: 272, rx: 60, class: "wood" }, svg);
   const values = moveValues();
@@ -130,6 +133,7 @@ function drawBoard(counts, marks) {
   };
   cap("North", v.captured[1], 46, 112, "N");
   cap("South", v.captured[0], 714, 228, "S");
+  if (focused) svg.querySelector(`[data-hole="${focused}"][tabindex]`)?.focus();
 }
 
 function signed(n) {
@@ -309,10 +313,15 @@ function startAnalysis() {
     if (state.source !== es) return;
     state.analysis = JSON.parse(e.data);
     if (state.analysis.exact || state.analysis.final) state.graph[cursor] = state.analysis.outcome_south;
-    if (!state.busy) {
-      drawBoard(state.view.south.concat(state.view.north), lastMarks());
-      renderValues();
-      renderGraph();
+    // Answers can come many a second: the page redraws at most every 100 ms.
+    if (!state.redraw) {
+      state.redraw = setTimeout(() => {
+        state.redraw = null;
+        if (state.busy || state.source !== es) return;
+        drawBoard(state.view.south.concat(state.view.north), lastMarks());
+        renderValues();
+        renderGraph();
+      }, 100);
     }
   });
   es.addEventListener("failure", (e) => {
@@ -323,8 +332,14 @@ function startAnalysis() {
     if (state.source === es) {
       state.source = null;
       state.analysisDone = true;
-      document.body.dataset.analysis = "done";
+      clearTimeout(state.redraw);
+      state.redraw = null;
+      if (!state.busy) {
+        drawBoard(state.view.south.concat(state.view.north), lastMarks());
+        renderGraph();
+      }
       renderValues();
+      document.body.dataset.analysis = "done";
     }
   });
   es.onerror = () => {
