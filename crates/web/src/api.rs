@@ -55,6 +55,29 @@ impl IntoResponse for ApiError {
 
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
+/// Makes every 4xx answer JSON, as the handlers' own errors are: those of the layers and
+/// of axum (a body over the limit, a method a route does not take) come as text.
+pub(crate) async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !status.is_client_error() || is_json {
+        return response;
+    }
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request body is over {} bytes", crate::BODY_LIMIT)
+        }
+        StatusCode::METHOD_NOT_ALLOWED => {
+            "method not allowed: the API takes POST, the analysis stream GET".to_string()
+        }
+        s => s.canonical_reason().unwrap_or("bad request").to_string(),
+    };
+    ApiError::new(status, message).into_response()
+}
+
 /// The body read as JSON of `T`; a body that is not gives a 400 with serde's message.
 pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("bad JSON: {e}")))

@@ -138,6 +138,7 @@ pub fn router(state: AppState) -> Router {
         .merge(assets::routes())
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(axum::middleware::map_response(api::json_errors))
         .with_state(state)
 }
 

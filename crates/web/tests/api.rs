@@ -106,8 +106,22 @@ async fn bodies_over_the_limit_are_refused() {
         "{{\"text\": \"{}\"}}",
         "x".repeat(hoyito_web::BODY_LIMIT + 1)
     );
-    let (status, _) = send(&app, "POST", "/api/record/read", big).await;
+    let (status, bytes) = send(&app, "POST", "/api/record/read", big).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(error_of(&v).contains("over"), "{v}");
+    // A body with no length given is cut at the limit too.
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = (0..hoyito_web::BODY_LIMIT / 1000 + 2)
+        .map(|_| Ok(vec![b' '; 1000]))
+        .collect();
+    let stream = Body::from_stream(tokio_stream::iter(chunks));
+    let (status, _) = send(&app, "POST", "/api/position", stream).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // Every 4xx is JSON: a method a route does not take.
+    let (status, bytes) = send(&app, "GET", "/api/play", Body::empty()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(error_of(&v).contains("method"), "{v}");
 }
 
 #[tokio::test]
