@@ -138,6 +138,9 @@ pub struct LapView {
     pub from: usize,
     /// Seeds sown.
     pub sown: u32,
+    /// The holes that received them, one a seed, in order (the origin is not skipped when
+    /// a lap passes it: RULES.md).
+    pub path: Vec<usize>,
     /// The hole that received the last seed.
     pub landing: usize,
     /// Seeds in the landing hole when the lap ended.
@@ -476,6 +479,7 @@ fn view_sized<const W: usize>(spec: &GameSpec) -> Result<BoardView> {
 
 fn trace_view<const W: usize>(rules: &Rules, before: &Position<W>, mv: Move) -> Result<TraceView> {
     let t = before.trace(rules, mv)?;
+    let n = 2 * before.holes();
     Ok(TraceView {
         side: side_letter(before.side_to_move()),
         mv: mv.0,
@@ -486,6 +490,7 @@ fn trace_view<const W: usize>(rules: &Rules, before: &Position<W>, mv: Move) -> 
             .map(|l| LapView {
                 from: l.from,
                 sown: l.sown,
+                path: (1..=l.sown as usize).map(|k| (l.from + k) % n).collect(),
                 landing: l.landing,
                 seeds: l.seeds,
             })
@@ -768,6 +773,38 @@ mod tests {
         assert_eq!(t.captured_holes, [8, 7, 6]);
         assert_eq!(v.position, "2,3,4,0,0,2/0,0,0,1,1,3 S 12-0");
         assert_eq!(v.plies[0].token, "S5x12");
+    }
+
+    /// The laps' paths, sown from the board before the move, with the captured holes
+    /// emptied, give the board after it.
+    #[test]
+    fn the_paths_of_the_laps_give_the_board_after_the_move() {
+        let stop = AtomicBool::new(false);
+        let mut s = spec(&[]);
+        // A game of the level-1 engine against itself, 40 moves at most.
+        for _ in 0..40 {
+            let mv = engine_move(&s, "1", None, &stop).unwrap().mv;
+            s.moves.push(mv);
+            let v = view(&s).unwrap();
+            let t = v.last.unwrap();
+            let mut board = t.before.clone();
+            for lap in &t.laps {
+                assert_eq!(lap.path.len(), lap.sown as usize);
+                assert_eq!(lap.path.last(), Some(&lap.landing));
+                board[lap.from] = 0;
+                for &h in &lap.path {
+                    board[h] += 1;
+                }
+                assert_eq!(board[lap.landing], lap.seeds);
+            }
+            for &h in &t.captured_holes {
+                board[h] = 0;
+            }
+            assert_eq!(board, t.after);
+            if v.over {
+                break;
+            }
+        }
     }
 
     #[test]

@@ -369,9 +369,9 @@ async function animate(trace) {
     counts[lap.from] = 0;
     drawBoard(counts, { [lap.from]: "origin" });
     await wait(2);
-    let at = lap.from;
-    for (let s = 0; s < lap.sown && !state.skip; s++) {
-      at = (at + 1) % n;
+    // One seed into each hole of the lap's path, as the server gives it.
+    for (const at of lap.path) {
+      if (state.skip) break;
       counts[at] += 1;
       drawBoard(counts, { [lap.from]: "origin", [at]: "sowing" });
       await wait(1);
