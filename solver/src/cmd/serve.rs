@@ -5,8 +5,8 @@ use std::io::Write as _;
 
 use crate::cli::ServeArgs;
 
-/// `solve serve`.
-pub fn run(a: &ServeArgs) -> Result<()> {
+/// `solve serve`: with `--json`, the address as one line `{"address": "http://..."}`.
+pub fn run(json: bool, a: &ServeArgs) -> Result<()> {
     let options = hoyito_web::Options {
         host: a.host.clone(),
         port: a.port,
@@ -17,7 +17,11 @@ pub fn run(a: &ServeArgs) -> Result<()> {
     };
     let open = a.open;
     hoyito_web::serve_blocking(options, |address| {
-        println!("serving the web board at {address} (Ctrl-C stops)");
+        if json {
+            println!("{}", serde_json::json!({ "address": address }));
+        } else {
+            println!("serving the web board at {address} (Ctrl-C stops)");
+        }
         let _ = std::io::stdout().flush();
         if open {
             open_browser(address);
