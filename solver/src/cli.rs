@@ -136,6 +136,11 @@ pub enum Command {
     /// the rule flags (--variant, --holes [default 6], --last-four, --capture-side).
     #[command(name = "check-tables")]
     CheckTables(CheckTablesArgs),
+    /// Serve the web board: an analysis board in the browser with every move's value
+    /// (proven or estimated), play against the engine, Hoyito III matches, records and the
+    /// opening book (docs/web.md). Prints the address and serves until Ctrl-C; the page
+    /// needs no network (every file is in the binary).
+    Serve(ServeArgs),
     /// Print a shell completion script for bash, zsh, fish, elvish or powershell, e.g.
     /// `solve completions bash > ~/.local/share/bash-completion/completions/solve`.
     Completions {
@@ -928,6 +933,31 @@ pub struct CheckProofArgs {
     /// With --verify-tables, print no line per pass on standard error.
     #[arg(long, requires = "verify_tables")]
     pub quiet: bool,
+}
+
+/// Arguments of `solve serve`. The rule flags are not used: the page chooses the rules.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the address printed has the real one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to bind. The default serves this machine only; another address (e.g.
+    /// 0.0.0.0) lets other machines play and analyse on this one.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Endgame tables for the analyses and the engine (2x6) [default: data/tables when it
+    /// holds tables].
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Analyses run at once over all tabs (more wait for a free slot).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub max_analyses: u16,
+    /// Longest time an analysis tries to prove the moves' values, in milliseconds.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub analysis_ms: u64,
 }
 
 /// Arguments of `solve check-tables`.

@@ -169,6 +169,7 @@ pub fn check_limits(cli: &Cli) -> Result<()> {
         | Command::Engine
         | Command::CheckProof(_)
         | Command::CheckTables(_)
+        | Command::Serve(_)
         | Command::Completions { .. }
         | Command::Man => Ok(()),
     }

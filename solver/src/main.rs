@@ -32,6 +32,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Replay(a) => cmd::record::replay(json, a),
         Command::Engine => cmd::engine::run(),
         Command::Review(a) => cmd::review::run(json, a),
+        Command::Serve(a) => cmd::serve::run(json, a),
         Command::Completions { shell } => {
             clap_complete::generate(*shell, &mut Cli::command(), "solve", &mut std::io::stdout());
             Ok(())

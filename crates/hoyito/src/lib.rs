@@ -16,6 +16,9 @@
 //! - [`matches`](mod@matches): matches between players (in-process, or programs that speak the
 //!   protocol), from openings, with adjudication by the tables, Elo and SPRT.
 //! - [`review`]: a recorded game valued ply by ply, with the data of its value graph.
+//! - [`board`]: a game as a board front draws it (rows, legal moves, the last move lap by
+//!   lap, the book's move values, a match's tally), the engine's move and records, as
+//!   JSON-ready data for the web board.
 //! - [`protocol`]: the engine protocol (data/PROTOCOL.md) served over any reader and
 //!   writer.
 //! - [`checking`]: the independent checker's reports: a certificate checked, the endgame
@@ -38,6 +41,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod board;
 pub mod book;
 pub mod cache;
 pub mod checking;

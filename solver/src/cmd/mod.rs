@@ -11,4 +11,5 @@ pub mod record;
 pub mod review;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod tables;

@@ -16,9 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context as _, Result};
-use hoyito_rules::{
-    write_records, Diagram, Game, LastFour, Note, Position, Record, Rules, Side, Variant, Winner,
-};
+use hoyito_rules::{write_records, Diagram, Game, LastFour, Note, Record, Rules, Variant, Winner};
 use serde::Serialize;
 
 use crate::draw::side_name;
@@ -190,7 +188,7 @@ impl GameReport {
 }
 
 /// The tally of a match.
-#[derive(Serialize, Default, Clone)]
+#[derive(Serialize, Default, Clone, Debug)]
 pub struct Tally {
     rounds: u32,
     played: u32,
@@ -204,7 +202,17 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, r: &Record) {
+    /// The tally of a match of `rounds` rounds before its first.
+    pub(crate) fn new(rounds: u32) -> Tally {
+        Tally {
+            rounds,
+            winner: "*".to_string(),
+            ..Tally::default()
+        }
+    }
+
+    /// Adds a round's game.
+    pub(crate) fn add(&mut self, r: &Record) {
         self.played += 1;
         match r.winner() {
             Some(Winner::Side(s)) => self.wins[s.index()] += 1,
@@ -591,32 +599,12 @@ fn play_rounds<const W: usize>(
     (input, out): (&mut Input, &mut Out),
     records: &mut Vec<Record>,
 ) -> Result<Tally> {
-    let mut tally = Tally {
-        rounds: n,
-        winner: "*".to_string(),
-        ..Tally::default()
-    };
+    let mut tally = Tally::new(n);
     let name = format!("match of {n} rounds, {}", setup.date);
     let mut previous: Option<Winner> = None;
     for round in 1..=n {
-        // Rounds 1 and 2, and a round after a draw: to the capturer; else to the
-        // previous round's winner.
-        let last_four = match (round, previous) {
-            (3.., Some(Winner::Side(Side::South))) => LastFour::South,
-            (3.., Some(Winner::Side(Side::North))) => LastFour::North,
-            _ => LastFour::Capturer,
-        };
-        let r = Rules::new(
-            rules.variant(),
-            rules.holes(),
-            rules.seeds(),
-            last_four,
-            rules.capture_side(),
-        )?;
-        let mut start = Position::<W>::start(&r)?;
-        if round % 2 == 0 {
-            start = start.with_side_flipped();
-        }
+        let (r, start) = crate::board::round_start::<W>(rules, round, previous)?;
+        let last_four = r.last_four();
         out.say(&format!(
             "\nround {round} of {n}: {} starts, last four to {}\n",
             side_name(start.side_to_move()),
