@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 #[test]
 fn serve_prints_its_real_address_and_answers_there() {
     let mut server = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .env("HOYITO_CACHE", "off")
         .args(["serve", "--port", "0", "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -150,6 +150,9 @@ pub async fn serve(options: Options, on_listening: impl FnOnce(&str)) -> Result<
         .with_context(|| format!("cannot listen on {}:{}", options.host, options.port))?;
     let address: SocketAddr = listener.local_addr()?;
     on_listening(&format!("http://{address}"));
+    if options.tables.is_none() {
+        warm_cache();
+    }
     let app = router(AppState::new(options));
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
@@ -157,6 +160,37 @@ pub async fn serve(options: Options, on_listening: impl FnOnce(&str)) -> Result<
         })
         .await
         .context("the server stopped")
+}
+
+/// Builds the small tables of the two standard rule sets into the user's cache in the
+/// background, when they are not there yet (see `hoyito::cache`): the board's proofs stand
+/// on them, and its analyses, which run under a time limit, never build them themselves.
+fn warm_cache() {
+    let rules = [hoyito::Rules::default(), hoyito::Rules::hoyito3()];
+    let pending: Vec<_> = rules
+        .into_iter()
+        .filter(|r| hoyito::cache::pending(r).is_some())
+        .collect();
+    let Some(dir) = pending
+        .first()
+        .and_then(|_| hoyito::cache::cache_tables_dir())
+    else {
+        return;
+    };
+    eprintln!(
+        "building the endgame tables up to {} seeds into the cache {} in the background \
+         (once; until then exact values take longer; HOYITO_CACHE=off turns the cache off)",
+        hoyito::cache::CACHE_MAX_SEEDS,
+        dir.display()
+    );
+    std::thread::spawn(move || {
+        for r in pending {
+            let built = hoyito::cache::small_tables(&r, r.total_seeds(), &hoyito::tables::Quiet);
+            if let Err(e) = built {
+                eprintln!("warning: the small tables cache: {e:#}");
+            }
+        }
+    });
 }
 
 /// [`serve`] on a runtime of its own, for a program that has none.
