@@ -284,7 +284,7 @@ pub fn round_start<const W: usize>(
         rules.capture_side(),
     )?;
     let mut start = Position::<W>::start(&r)?;
-    if round % 2 == 0 {
+    if round.is_multiple_of(2) {
         start = start.with_side_flipped();
     }
     Ok((r, start))
