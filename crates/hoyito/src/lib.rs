@@ -15,6 +15,8 @@
 //!   players by level.
 //! - [`matches`](mod@matches): matches between players (in-process, or programs that speak the
 //!   protocol), from openings, with adjudication by the tables, Elo and SPRT.
+//! - [`agents`]: random games in seeded batches, and opponents (random, a level, perfect) for
+//!   programs that learn to play.
 //! - [`review`]: a recorded game valued ply by ply, with the data of its value graph.
 //! - [`protocol`]: the engine protocol (data/PROTOCOL.md) served over any reader and
 //!   writer.
@@ -36,6 +38,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod analysis;
 pub mod bench;
 pub mod book;
