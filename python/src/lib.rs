@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,28 +56,34 @@ fn interruptible<T: Send>(
 ) -> PyResult<T> {
     py.detach(|| {
         std::thread::scope(|scope| {
-            let worker = scope.spawn(work);
+            let (tx, rx) = mpsc::channel();
+            let worker = scope.spawn(move || {
+                // The receiver waits for it (or has seen the worker panic).
+                let _ = tx.send(work());
+            });
             let mut raised = None;
-            let mut polled = Instant::now();
-            // The worker is looked at every few milliseconds (a quick search answers at
-            // once), the signals every SIGNAL_POLL.
-            while !worker.is_finished() {
-                std::thread::sleep(Duration::from_millis(2));
-                if raised.is_none() && polled.elapsed() >= SIGNAL_POLL {
-                    polled = Instant::now();
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        stop.store(true, Ordering::Relaxed);
-                        raised = Some(e);
+            loop {
+                match rx.recv_timeout(SIGNAL_POLL) {
+                    Ok(out) => {
+                        return match raised {
+                            Some(e) => Err(e),
+                            None => Ok(out),
+                        }
                     }
+                    Err(RecvTimeoutError::Timeout) => {
+                        if raised.is_none() {
+                            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                                stop.store(true, Ordering::Relaxed);
+                                raised = Some(e);
+                            }
+                        }
+                    }
+                    // The worker panicked: its panic goes on in this thread.
+                    Err(RecvTimeoutError::Disconnected) => match worker.join() {
+                        Err(panic) => std::panic::resume_unwind(panic),
+                        Ok(()) => unreachable!("a worker that returned has sent its answer"),
+                    },
                 }
-            }
-            let out = match worker.join() {
-                Ok(out) => out,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
-            match raised {
-                Some(e) => Err(e),
-                None => Ok(out),
             }
         })
     })
@@ -1374,6 +1381,15 @@ impl PyOpponent {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let opponent = &mut self.opponent;
+        if self.kind == "random" {
+            // A random move takes microseconds: no worker thread.
+            let mv = match (opponent, position.pos) {
+                (AnyOpponent::Small(o), Pos::Small(p)) => o.choose(&p, None),
+                (AnyOpponent::Large(o), Pos::Large(p)) => o.choose(&p, None),
+                _ => None,
+            };
+            return Ok(mv.map(|m| m.0));
+        }
         let mv = interruptible(py, &stop, move || match (opponent, position.pos) {
             (AnyOpponent::Small(o), Pos::Small(p)) => o.choose(&p, Some(&flag)),
             (AnyOpponent::Large(o), Pos::Large(p)) => o.choose(&p, Some(&flag)),
