@@ -1,6 +1,7 @@
 """Type stubs of the native module ``hoyito._hoyito`` (re-exported as ``hoyito``)."""
 
 import os
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 __version__: str
@@ -151,7 +152,7 @@ class Tables:
     @classmethod
     def build(cls, path: _Path, max_seeds: int, rules: Optional[Rules] = None) -> "Tables": ...
     @property
-    def path(self) -> str: ...
+    def path(self) -> Path: ...
     @property
     def rules(self) -> Rules: ...
     @property

@@ -353,11 +353,19 @@ class HoyitoAECEnv(_AECBase):  # type: ignore[misc, valid-type]
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            # PettingZoo's dead step: the agent leaves.
+            # PettingZoo's dead step: the agent leaves, with its entries.
             if action is not None:
                 raise ValueError("a finished agent must step with None")
-            self._cumulative_rewards[agent] = 0
+            for entries in (
+                self.rewards,
+                self._cumulative_rewards,
+                self.terminations,
+                self.truncations,
+                self.infos,
+            ):
+                del entries[agent]
             self.agents.remove(agent)
+            self.rewards = {a: 0 for a in self.agents}
             if self.agents:
                 self.agent_selection = self.agents[0]
             return

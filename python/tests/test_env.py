@@ -135,3 +135,16 @@ def test_module_doctests():
     for module in (hoyito, hoyito.env):
         failed, _ = doctest.testmod(module)
         assert failed == 0
+
+
+def test_pettingzoo_api_test():
+    pytest.importorskip("pettingzoo")
+    import warnings
+
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        # Its advice on names and observation types: board games keep dict observations.
+        warnings.simplefilter("ignore")
+        api_test(aec_env(), num_cycles=300)
+        api_test(HoyitoAECEnv(reward="margin", max_plies=30), num_cycles=300)
