@@ -10,8 +10,9 @@ built in the same cargo profile.
 
 SOLVE is the `solve` binary built in the profile the package was built in (default
 target/python/solve: `cargo build --profile python --bin solve`). MancalaGames (pure Python,
-about 49 us a move as the project's issue cites it) is not on PyPI, so it is not measured
-here.
+about 49 us a move as the project's issue cites it) is not on PyPI: with MANCALAGAMES set to
+a checkout of it (its `src/` and `GameProps/`), its Hoyito II is measured in the same run,
+random games through its `Mancala.move` with its game log off.
 """
 
 import json
@@ -70,6 +71,33 @@ def moves_and_play(games_count, seed):
     return time.perf_counter() - t0, moves
 
 
+def mancalagames(folder, seconds=5.0, seed=1):
+    """Microseconds a move of MancalaGames' Hoyito II (random games, the log off), or None."""
+    sys.path.insert(0, os.path.join(folder, "src"))
+    try:
+        import man_config  # type: ignore
+        from game_logger import game_log  # type: ignore
+    except ImportError:
+        return None
+    game_log.active = False
+    game, _ = man_config.make_game(os.path.join(folder, "GameProps", "Hoyito_II.txt"))
+    rng = random.Random(seed)
+    moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        game.new_game()
+        for _ in range(2000):
+            game.test_pass()
+            legal = [i for i, a in enumerate(game.get_allowable_holes()) if a]
+            if not legal:
+                break
+            cond = game.move(rng.choice(legal))
+            moves += 1
+            if cond is not None and cond.is_ended():
+                break
+    return (time.perf_counter() - t0) / moves * 1e6
+
+
 def best_times(position, depth, runs):
     """Median seconds of best() from Python and of `solve best` (the whole process), on the
     same search, with their node counts."""
@@ -93,7 +121,8 @@ def best_times(position, depth, runs):
 
 
 def main():
-    print(f"hoyito {hoyito.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    print(f"hoyito {hoyito.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}")
     games = random_games(200, 1)
     seconds, moves = play_only(games, 5)
     print(f"position.play alone:          {moves / seconds / 1e6:6.2f} M moves/s "
@@ -106,7 +135,13 @@ def main():
     print(f"random_playouts (Rust):       {batch.moves / batch.seconds / 1e6:6.2f} M moves/s "
           f"({batch.seconds / batch.moves * 1e9:.0f} ns a move, {len(batch)} games, "
           f"{batch.moves} moves, {batch.seconds:.2f} s)")
-    print("MancalaGames (pure Python):    49 us a move (cited; not on PyPI)")
+    folder = os.environ.get("MANCALAGAMES")
+    us = mancalagames(folder) if folder else None
+    if us is None:
+        print("MancalaGames (pure Python):    49 us a move (cited; set MANCALAGAMES to measure)")
+    else:
+        print(f"MancalaGames (pure Python):    {us:.1f} us a move (its Hoyito II, random games, "
+              f"measured in this run; the issue cites 49 us)")
     if not os.path.exists(SOLVE):
         print(f"no {SOLVE}: build it with `cargo build --profile python --bin solve`")
         return

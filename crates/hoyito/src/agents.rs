@@ -25,7 +25,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use anyhow::{bail, Result};
-use hoyito_rules::{Game, Move, Position, Rules, Side};
+use hoyito_rules::{Move, Position, Rules, Side, Status};
 use hoyito_tables::Tables;
 use rayon::prelude::*;
 
@@ -54,18 +54,45 @@ fn game_seed(seed: u64, i: usize) -> u64 {
     Rng(seed ^ (i as u64).wrapping_mul(0xd134_2543_de82_ef95)).next_u64()
 }
 
-/// Plays one game from `start` to its end (no moves left, the last four, or a repeated
-/// position, as in [`Game`]), each move drawn uniformly from the legal ones.
-pub fn random_game<const W: usize>(rules: &Rules, start: &Position<W>, rng: &mut Rng) -> Game<W> {
-    let mut game = Game::new(*rules, *start);
-    while !game.is_over() {
-        let moves = game.position().moves(rules);
-        let children = moves.children();
-        // A game not over has a legal move (passes are automatic).
-        let mv = children[rng.below(children.len())].mv;
-        game.play(mv).expect("a move from the legal list is legal");
+/// Plays one game from `start` to its end, each move drawn uniformly from the legal ones
+/// and told to `on_move`; returns the final position and the plies played. It ends where a
+/// [`Game`](crate::Game) of the same moves ends (no moves left, the last four, or a repeated position)
+/// and is faster: each move's result comes from the move list rather than being played
+/// again, and a repetition is looked for only among the positions since the last capture
+/// (a capture takes seeds off the board for good, so no earlier position can come back).
+pub fn random_game<const W: usize>(
+    rules: &Rules,
+    start: &Position<W>,
+    rng: &mut Rng,
+    mut on_move: impl FnMut(Move),
+) -> (Position<W>, u32) {
+    let (mut p, status) = start.settle(rules);
+    let mut plies = 0;
+    if status == Status::Over {
+        return (p, plies);
     }
-    game
+    let mut since_capture = vec![p.board_key()];
+    loop {
+        let moves = p.moves(rules);
+        let children = moves.children();
+        // A settled position of a game that goes on has a legal move.
+        let child = children[rng.below(children.len())];
+        on_move(child.mv);
+        plies += 1;
+        let (next, status) = child.position.settle(rules);
+        p = next;
+        if status == Status::Over {
+            break;
+        }
+        let key = p.board_key();
+        if child.captured > 0 {
+            since_capture.clear();
+        } else if since_capture.contains(&key) {
+            break;
+        }
+        since_capture.push(key);
+    }
+    (p, plies)
 }
 
 /// Plays `games` random games from `start` on all cores: game `i` draws its moves from a
@@ -79,10 +106,9 @@ pub fn random_playouts<const W: usize>(
     let results: Vec<(i32, u32)> = (0..games)
         .into_par_iter()
         .map(|i| {
-            let game = random_game(rules, start, &mut Rng(game_seed(seed, i)));
-            let end = game.position();
+            let (end, plies) = random_game(rules, start, &mut Rng(game_seed(seed, i)), |_| {});
             let margin = end.captured(Side::South) as i32 - end.captured(Side::North) as i32;
-            (margin, game.moves().len() as u32)
+            (margin, plies)
         })
         .collect();
     let (margins, plies) = results.into_iter().unzip();
@@ -202,7 +228,7 @@ impl<const W: usize> Opponent<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoyito_rules::Position6;
+    use hoyito_rules::{CaptureSide, End, Game, LastFour, Position6, Variant};
 
     #[test]
     fn playouts_end_and_conserve_seeds() {
@@ -216,8 +242,50 @@ mod tests {
         // Another seed plays other games.
         assert_ne!(batch, random_playouts(&rules, &start, 200, 2));
         // Game 0 of the batch is the game its seed plays alone.
-        let alone = random_game(&rules, &start, &mut Rng(game_seed(1, 0)));
-        assert_eq!(alone.moves().len() as u32, batch.plies[0]);
+        let (_, alone) = random_game(&rules, &start, &mut Rng(game_seed(1, 0)), |_| {});
+        assert_eq!(alone, batch.plies[0]);
+    }
+
+    #[test]
+    fn random_games_end_where_a_game_of_their_moves_ends() {
+        // Games that ended by repetition, and by a capture or no moves.
+        let mut ends = [0; 2];
+        for rules in hoyito_testkit_rules() {
+            let start = Position6::start(&rules).unwrap();
+            for seed in 0..150 {
+                let mut moves = Vec::new();
+                let (end, plies) = random_game(&rules, &start, &mut Rng(seed), |m| moves.push(m));
+                let mut game = Game::new(rules, start);
+                for (k, &m) in moves.iter().enumerate() {
+                    assert!(
+                        !game.is_over(),
+                        "{rules}: seed {seed} went on after the end at {k}"
+                    );
+                    game.play(m).unwrap();
+                }
+                assert!(
+                    game.is_over(),
+                    "{rules}: seed {seed} stopped before the end"
+                );
+                assert_eq!(game.position(), end);
+                assert_eq!(plies as usize, moves.len());
+                ends[usize::from(game.end() != Some(End::Repetition))] += 1;
+            }
+        }
+        assert!(ends.iter().all(|&n| n > 0), "{ends:?}");
+    }
+
+    /// Both variants, both capture sides, small and standard boards.
+    fn hoyito_testkit_rules() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+            for side in [CaptureSide::Any, CaptureSide::Opponent] {
+                for (holes, seeds) in [(6, 4), (3, 2), (4, 3)] {
+                    out.push(Rules::new(variant, holes, seeds, LastFour::Capturer, side).unwrap());
+                }
+            }
+        }
+        out
     }
 
     #[test]
