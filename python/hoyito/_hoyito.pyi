@@ -2,24 +2,42 @@
 
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, final
 
 __version__: str
+__all__ = [
+    "__version__",
+    "Rules",
+    "Position",
+    "Game",
+    "Analysis",
+    "Proof",
+    "Tables",
+    "Playouts",
+    "Opponent",
+    "best",
+    "prove",
+    "check_proof",
+    "perft",
+    "read_records",
+    "random_playouts",
+]
 
 _Path = Union[str, "os.PathLike[str]"]
 _TablesArg = Union[_Path, "Tables"]
 
+@final
 class Rules:
     """The rules of a game: the variant and its options (data/RULES.md)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "hoyito2",
         holes: int = 6,
         seeds: int = 4,
         last_four: str = "capturer",
         capture_side: str = "any",
-    ) -> None: ...
+    ) -> "Rules": ...
     @property
     def variant(self) -> str: ...
     @property
@@ -32,13 +50,14 @@ class Rules:
     def capture_side(self) -> str: ...
     @property
     def total_seeds(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Position:
     """A position: the seeds in every hole, the side to move and the seeds captured."""
 
-    def __init__(self, text: Optional[str] = None, rules: Optional[Rules] = None) -> None: ...
+    def __new__(cls, text: Optional[str] = None, rules: Optional[Rules] = None) -> "Position": ...
     @classmethod
     def start(cls, rules: Optional[Rules] = None) -> "Position": ...
     @classmethod
@@ -66,17 +85,18 @@ class Position:
     def is_over(self) -> bool: ...
     def mirrored(self) -> "Position": ...
     def diagram_text(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Game:
     """A game: moves, undo and redo, its end, and its record (data/RECORDS.md)."""
 
     south: str
     north: str
-    def __init__(
-        self, start: Union[None, str, Position] = None, rules: Optional[Rules] = None
-    ) -> None: ...
+    def __new__(
+        cls, start: Union[None, str, Position] = None, rules: Optional[Rules] = None
+    ) -> "Game": ...
     @classmethod
     def from_record(cls, text: str) -> "Game": ...
     @property
@@ -101,6 +121,7 @@ class Game:
     def copy(self) -> "Game": ...
     def __len__(self) -> int: ...
 
+@final
 class Analysis:
     """The answer of best()."""
 
@@ -130,6 +151,7 @@ class Analysis:
     def moves(self) -> Optional[List[Tuple[int, int, bool]]]: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+@final
 class Proof:
     """The result of prove()."""
 
@@ -143,12 +165,13 @@ class Proof:
     def complete(self) -> bool: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
+@final
 class Tables:
     """Endgame tables on disk (2x6)."""
 
-    def __init__(
-        self, path: _Path, rules: Optional[Rules] = None, max_seeds: Optional[int] = None
-    ) -> None: ...
+    def __new__(
+        cls, path: _Path, rules: Optional[Rules] = None, max_seeds: Optional[int] = None
+    ) -> "Tables": ...
     @classmethod
     def build(cls, path: _Path, max_seeds: int, rules: Optional[Rules] = None) -> "Tables": ...
     @property
@@ -160,8 +183,9 @@ class Tables:
     def probe(self, position: Position) -> int: ...
     def get(self, position: Position) -> Optional[int]: ...
     def move_values(self, position: Position) -> List[Tuple[int, int]]: ...
-    def __contains__(self, position: Position) -> bool: ...
+    def __contains__(self, position: Position, /) -> bool: ...
 
+@final
 class Playouts:
     """Random games in a batch."""
 
@@ -175,16 +199,17 @@ class Playouts:
     def seconds(self) -> float: ...
     def __len__(self) -> int: ...
 
+@final
 class Opponent:
     """A computer player: "random", a level 1..5, or "perfect"."""
 
-    def __init__(
-        self,
-        kind: Union[str, int] = "random",
+    def __new__(
+        cls,
+        kind: Union[str, int] = ...,  # "random"
         rules: Optional[Rules] = None,
         tables: Optional[_TablesArg] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> "Opponent": ...
     @property
     def kind(self) -> str: ...
     @property

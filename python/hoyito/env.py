@@ -34,13 +34,17 @@ import numpy as np
 
 from ._hoyito import Game, Opponent, Position, Rules, Tables
 
+_AECBase: Any = object
+_spaces: Any
 try:  # optional: the AEC environment is a pettingzoo AECEnv where pettingzoo is installed
-    from pettingzoo import AECEnv as _AECBase  # type: ignore
+    import pettingzoo  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    _AECBase = pettingzoo.AECEnv
 except ImportError:  # pragma: no cover - depends on the machine
-    _AECBase = object
+    pass
 
 try:  # optional: Gymnasium spaces
-    from gymnasium import spaces as _spaces  # type: ignore
+    from gymnasium import spaces as _spaces
 except ImportError:  # pragma: no cover - depends on the machine
     _spaces = None
 
@@ -234,6 +238,8 @@ class HoyitoEnv:
                 hole = self.opponent.choose(p)
             else:
                 hole = self.opponent(p)
+            if hole is None:  # a game that goes on has a move for the side to move
+                raise RuntimeError(f"the opponent found no move in {p}")
             self.game.push(hole)
             self._plies += 1
 
@@ -269,7 +275,7 @@ class HoyitoEnv:
         """Nothing to release."""
 
 
-class HoyitoAECEnv(_AECBase):  # type: ignore[misc, valid-type]
+class HoyitoAECEnv(_AECBase):  # type: ignore[misc]
     """The game for two agents, "south" and "north", by PettingZoo's AEC conventions
     (``agents``, ``agent_selection``, ``observe``, ``last``, ``step``, ``rewards``,
     ``terminations``, ``truncations``, ``infos``). It is a ``pettingzoo.AECEnv`` where
@@ -329,7 +335,7 @@ class HoyitoAECEnv(_AECBase):  # type: ignore[misc, valid-type]
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._env.current_player]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
@@ -369,6 +375,8 @@ class HoyitoAECEnv(_AECBase):  # type: ignore[misc, valid-type]
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
+        if action is None:
+            raise ValueError(f"{agent} is to move: step with an action, not None")
         self._cumulative_rewards[agent] = 0
         _, reward, terminated, truncated, _ = self._env.step(action)
         # The reward is South's; the game is zero-sum.

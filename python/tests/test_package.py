@@ -53,3 +53,29 @@ def test_every_public_name_has_a_docstring():
     doc = hoyito.best.__doc__
     assert "depth" in doc and "time_ms" in doc and "exact" in doc and "tables" in doc
     assert hoyito.best.__text_signature__.startswith("(position=None, depth=None")
+
+
+def test_stubtest_and_mypy():
+    """mypy's stubtest finds the stubs true to the module, and the Python sources type-check
+    (where mypy is installed, as in CI)."""
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    pytest.importorskip("mypy")
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, MYPYPATH="")
+    stubtest = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "hoyito._hoyito"],
+        capture_output=True, text=True, cwd=root / "tests", env=env,
+    )
+    assert stubtest.returncode == 0, stubtest.stdout + stubtest.stderr
+    files = [str(root / "hoyito" / "env.py"), str(root / "hoyito" / "__init__.py")]
+    files += [str(p) for p in sorted((root / "examples").glob("*.py"))]
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *files],
+        capture_output=True, text=True, cwd=root / "tests", env=env,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
