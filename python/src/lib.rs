@@ -181,6 +181,21 @@ impl PyRules {
     fn __str__(&self) -> String {
         self.rules.to_string()
     }
+
+    /// Pickling: the class and its arguments.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let args = (
+            self.variant(),
+            self.holes(),
+            self.seeds(),
+            self.last_four(),
+            self.capture_side(),
+        );
+        Ok((py.get_type::<PyRules>().into_any(), args.into_pyobject(py)?))
+    }
 }
 
 /// The rules given, else the standard Hoyito II on 2x6.
@@ -440,6 +455,18 @@ impl PyPosition {
         with_pos!(&self.pos, p => p.to_string())
     }
 
+    /// Pickling: the class, the notation and the rules.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let args = (self.__str__(), PyRules { rules: self.rules });
+        Ok((
+            py.get_type::<PyPosition>().into_any(),
+            args.into_pyobject(py)?,
+        ))
+    }
+
     fn __repr__(&self) -> String {
         let rules = if self.rules == hoyito::Rules::default() {
             String::new()
@@ -688,6 +715,16 @@ impl PyGame {
         with_game!(&self.game, g => g.moves().len())
     }
 
+    /// Pickling: the game's record, read back by from_record (the moves to redo are not
+    /// kept).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let from_record = py.get_type::<PyGame>().getattr("from_record")?;
+        Ok((from_record, (self.record(),).into_pyobject(py)?))
+    }
+
     fn __str__(&self) -> String {
         self.record()
     }
@@ -795,7 +832,7 @@ impl PyAnalysis {
         self.a.stopped
     }
 
-    /// With all_moves=True: {hole: (value, exact)} for every legal move; else None.
+    /// With all_moves=True: (hole, value, exact) for every legal move; else None.
     #[getter]
     fn moves(&self) -> Option<Vec<(u8, i32, bool)>> {
         self.a
@@ -1164,7 +1201,7 @@ impl PyTables {
     }
 
     /// Every legal move of `position` with its exact value for the side to move:
-    /// {hole: value}. Raises ValueError beyond the tables.
+    /// [(hole, value), ...]. Raises ValueError beyond the tables.
     fn move_values(&self, position: PyPosition) -> PyResult<Vec<(u8, i32)>> {
         self.probe(position)?;
         let p = position.small()?;

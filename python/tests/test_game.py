@@ -82,3 +82,16 @@ def test_bad_records_raise_value_error():
     bad = good.replace("S1", "S9", 1) if "S1" in good else good.replace("[Holes \"6\"]", "[Holes \"x\"]")
     with pytest.raises(ValueError, match="line"):
         hoyito.Game.from_record(bad)
+
+
+def test_pickling():
+    import pickle
+
+    rules = hoyito.Rules("hoyito3", last_four="N")
+    p = hoyito.Position.parse("2,3,4,0,4,1/3,3,3,1,1,3 S 4-8", rules)
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    assert pickle.loads(pickle.dumps(p)) == p
+    g = _random_game(4)
+    g.south = "me"
+    back = pickle.loads(pickle.dumps(g))
+    assert back.moves == g.moves and back.south == "me" and back.position == g.position
