@@ -869,23 +869,20 @@ enum TablesArg {
 }
 
 impl TablesArg {
-    fn path(&self, py: Python<'_>) -> PathBuf {
+    fn path(&self) -> PathBuf {
         match self {
             TablesArg::Tables(t) => t.get().path.clone(),
-            TablesArg::Path(p) => {
-                let _ = py;
-                p.clone()
-            }
+            TablesArg::Path(p) => p.clone(),
         }
     }
 }
 
 /// The path of a tables argument, checked to exist.
-fn tables_path(py: Python<'_>, tables: Option<&TablesArg>) -> PyResult<Option<PathBuf>> {
+fn tables_path(tables: Option<&TablesArg>) -> PyResult<Option<PathBuf>> {
     let Some(t) = tables else {
         return Ok(None);
     };
-    let path = t.path(py);
+    let path = t.path();
     need_path(&path)?;
     Ok(Some(path))
 }
@@ -934,7 +931,7 @@ fn best(
         nodes,
         exact,
         all_moves,
-        tables: tables_path(py, tables.as_ref())?,
+        tables: tables_path(tables.as_ref())?,
         no_tables,
         no_book: !book,
         engine: EngineOptions {
@@ -1036,7 +1033,7 @@ fn prove(
         None => PyPosition::new(None, None)?,
     };
     let options = ProofOptions {
-        tables: tables_path(py, tables.as_ref())?,
+        tables: tables_path(tables.as_ref())?,
         no_tables,
         state,
         certificate,
@@ -1079,7 +1076,7 @@ fn check_proof<'py>(
     verify_tables: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     need_path(&path)?;
-    let tables = tables_path(py, tables.as_ref())?;
+    let tables = tables_path(tables.as_ref())?;
     let report = py
         .detach(|| {
             hoyito::checking::check_proof(
@@ -1379,7 +1376,7 @@ impl PyOpponent {
             OpponentKind::Perfect => "perfect".to_string(),
             OpponentKind::Level(l) => format!("level {l}"),
         };
-        let tables = tables_path(py, tables.as_ref())?;
+        let tables = tables_path(tables.as_ref())?;
         let opponent = py
             .detach(|| -> hoyito::Result<AnyOpponent> {
                 Ok(if hoyito::setup::small(&rules) {
