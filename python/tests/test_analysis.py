@@ -164,3 +164,12 @@ def test_ctrl_c_interrupts_a_long_search():
     finally:
         timer.cancel()
     assert time.monotonic() - start < 4.0
+
+
+def test_every_move_is_valued_under_a_time_limit():
+    # A search stopped by its own time limit leaves the moves' searches their share (the
+    # stop flag of the call is not raised by a limit).
+    p = hoyito.Position.parse("6,6,2,7,1,6/1,6,6,6,0,1 N 0-0")
+    for exact in (False, True):
+        a = hoyito.best(p, time_ms=600, all_moves=True, exact=exact, threads=1)
+        assert [m for m, _, _ in a.moves] == p.moves(), a

@@ -635,8 +635,10 @@ fn best_sized<const W: usize>(
     // Each finished iteration is what the watchdog would print (it sets the time itself).
     let never = AtomicBool::new(false);
     let stop = a.stop.as_deref().unwrap_or(&never);
-    let r = searcher.search_controlled(&p, &limits, stop, &|r| {
-        watchdog.update(|w| fill(w, r));
+    let r = with_own_stop(stop, |own| {
+        searcher.search_controlled(&p, &limits, own, &|r| {
+            watchdog.update(|w| fill(w, r));
+        })
     });
     fill(&mut report, &r);
     watchdog.set(report.clone());
@@ -669,6 +671,32 @@ fn best_sized<const W: usize>(
     report.stopped |= stop.load(Ordering::Relaxed);
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// How often [`with_own_stop`] passes the front's stop on.
+const STOP_RELAY: Duration = Duration::from_millis(5);
+
+/// Runs `search` with a stop flag of its own, raised within [`STOP_RELAY`] when `front` (the
+/// front's stop) is: a search raises the flag it is given when its own time or node limit
+/// stops it, and that must stop neither the front's analysis nor the searches after it.
+fn with_own_stop<T>(front: &AtomicBool, search: impl FnOnce(&AtomicBool) -> T) -> T {
+    let own = AtomicBool::new(front.load(Ordering::Relaxed));
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let relay = s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if front.load(Ordering::Relaxed) {
+                    own.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::park_timeout(STOP_RELAY);
+            }
+        });
+        let out = search(&own);
+        done.store(true, Ordering::Relaxed);
+        relay.thread().unpark();
+        out
+    })
 }
 
 /// `left` shared evenly among `parts`.
@@ -800,7 +828,9 @@ fn value_moves<const W: usize>(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let cr = searcher.search_controlled(&c.position, &child_limits, stop, &|_| {});
+        let cr = with_own_stop(stop, |own| {
+            searcher.search_controlled(&c.position, &child_limits, own, &|_| {})
+        });
         *nodes_used += cr.nodes;
         out.push(MoveScore {
             mv: c.mv.0,
