@@ -15,6 +15,8 @@
 //!   players by level.
 //! - [`matches`](mod@matches): matches between players (in-process, or programs that speak the
 //!   protocol), from openings, with adjudication by the tables, Elo and SPRT.
+//! - [`agents`]: random games in seeded batches, and opponents (random, a level, perfect) for
+//!   programs that learn to play.
 //! - [`review`]: a recorded game valued ply by ply, with the data of its value graph.
 //! - [`board`]: a game as a board front draws it (rows, legal moves, the last move lap by
 //!   lap, the book's move values, a match's tally), the engine's move and records, as
@@ -39,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod analysis;
 pub mod bench;
 pub mod board;
