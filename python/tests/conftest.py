@@ -13,6 +13,14 @@ import hoyito
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 
+# The small tables cache of the Rust tests (target/tmp/hoyito-cache, built by the first test
+# that needs it), for the package and the `solve` commands the tests run: the tests neither
+# depend on nor write to the user's own cache.
+os.environ.setdefault(
+    "HOYITO_CACHE",
+    str(Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "tmp" / "hoyito-cache"),
+)
+
 
 def vectors(name):
     """The JSON objects of one data/conformance/*.jsonl file."""
