@@ -150,7 +150,10 @@ if [ -n "$saved" ] && ! compgen -G "$dir/*/layer-16.hyt" >/dev/null; then
         ! compgen -G "$dir/*/layer-16.hyt.m*" >/dev/null; then
         echo "ok   build stopped in rounds: resumed from a round's checkpoints, payloads equal, checkpoints and moves removed" >&2
     else
+        # Which of the three failed: the resume, the payloads, or files left behind.
         echo "FAIL build stopped in rounds: $out" >&2
+        echo "     payloads: $(sums "$dir") against $(sums "$tmp/one16")" >&2
+        echo "     left: $(compgen -G "$dir/*/layer-16.hyt.*" | tr '\n' ' ')" >&2
         failed=1
     fi
 else

@@ -1324,7 +1324,8 @@ enum AnyOpponent {
 /// exact search reach; else the engine at level 5).
 ///
 /// Opponent(kind="random", rules=None, tables=None, seed=0). A perfect player on 2x6 with no
-/// tables builds those up to 12 seeds in memory (about a second, once).
+/// tables stands on those up to 16 seeds of the small tables cache (built into it once,
+/// about 15 s; HOYITO_CACHE=off turns it off), else builds those up to 12 in memory.
 #[pyclass(name = "Opponent", module = "hoyito")]
 struct PyOpponent {
     rules: hoyito::Rules,

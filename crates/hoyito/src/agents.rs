@@ -150,7 +150,8 @@ const PERFECT_HASH_MB: usize = 16;
 impl<const W: usize> Opponent<W> {
     /// An opponent for `rules`. `tables` is a folder of endgame tables (2x6 only; `None`:
     /// [`DEFAULT_TABLES_DIR`](crate::DEFAULT_TABLES_DIR) when built there); a perfect player
-    /// on 2x6 with no tables builds the layers up to 12 seeds in memory. `seed` seeds its
+    /// on 2x6 with no tables stands on the layers up to 16 seeds of the user's cache (see
+    /// [`cache`](crate::cache)), else builds those up to 12 seeds in memory. `seed` seeds its
     /// random choices. Its searches run on one thread.
     pub fn new(rules: Rules, kind: OpponentKind, tables: Option<&Path>, seed: u64) -> Result<Self> {
         if let OpponentKind::Level(l) = kind {
@@ -162,6 +163,11 @@ impl<const W: usize> Opponent<W> {
             OpponentKind::Random => None,
             _ => tables_for(&rules, tables, false, rules.total_seeds())?,
         };
+        if kind == OpponentKind::Perfect && t.is_none() {
+            // The user's cache of the small tables (built there once), where it is on.
+            t = crate::cache::small_tables(&rules, rules.total_seeds(), &hoyito_tables::Quiet)?
+                .map(|small| small.tables);
+        }
         if kind == OpponentKind::Perfect && t.is_none() && rules.holes() == 6 {
             let options = hoyito_tables::BuildOptions::default();
             let layers = PERFECT_LAYERS.min(rules.total_seeds());
@@ -305,7 +311,8 @@ mod tests {
         // The analysis proves this position worth 8 for South (crates/hoyito/src/analysis.rs):
         // the perfect player's move keeps it.
         let mut perfect = Opponent::<2>::new(rules, OpponentKind::Perfect, None, 0).unwrap();
-        assert_eq!(perfect.tables_max_seeds(), 12);
+        // 16 from the small tables cache, 12 built in memory where the cache is off.
+        assert!(perfect.tables_max_seeds() >= 12);
         let child = p.play(&rules, perfect.choose(&p, None).unwrap()).unwrap();
         let options = crate::analysis::AnalysisOptions {
             no_tables: true,
