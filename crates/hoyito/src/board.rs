@@ -29,8 +29,8 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{
-    read_records, CaptureSide, Diagram, Game, LastFour, Move, Position, Record, Rules, Side,
-    Status, Variant, Winner,
+    read_records, CaptureSide, Diagram, Game, LastFour, Move, MoveList, Position, Record, Rules,
+    Side, Status, Variant, Winner,
 };
 use serde::{Deserialize, Serialize};
 
@@ -179,6 +179,24 @@ pub struct MoveView {
     pub extra_turn: bool,
     /// Whether it ends the game.
     pub over: bool,
+}
+
+/// Each legal move of `list` and what it leads to (after any automatic pass): what the
+/// board and `solve moves` show.
+pub(crate) fn move_views<const W: usize>(rules: &Rules, list: &MoveList<W>) -> Vec<MoveView> {
+    list.children()
+        .iter()
+        .map(|c| {
+            let (after, status) = c.position.settle(rules);
+            MoveView {
+                mv: c.mv.0,
+                position: after.to_string(),
+                captured: c.captured,
+                extra_turn: c.extra_turn,
+                over: status == Status::Over,
+            }
+        })
+        .collect()
 }
 
 /// One move of the game played so far.
@@ -410,19 +428,7 @@ fn view_sized<const W: usize>(spec: &GameSpec) -> Result<BoardView> {
     let moves = if game.is_over() {
         Vec::new()
     } else {
-        list.children()
-            .iter()
-            .map(|c| {
-                let (after, status) = c.position.settle(&rules);
-                MoveView {
-                    mv: c.mv.0,
-                    position: after.to_string(),
-                    captured: c.captured,
-                    extra_turn: c.extra_turn,
-                    over: status == Status::Over,
-                }
-            })
-            .collect()
+        move_views(&rules, &list)
     };
     let record = Record::from_game(&game);
     let plies = record

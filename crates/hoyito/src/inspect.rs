@@ -14,10 +14,11 @@ use std::time::Instant;
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{
     parse_move, perft as perft_seq, perft_parallel, sowing, Diagram, End, Game, Position, Rules,
-    Side, Status, Winner,
+    Side, Winner,
 };
 use serde::Serialize;
 
+use crate::board::{move_views, MoveView};
 use crate::draw::{draw, RulesReport};
 use crate::setup::{dispatch, position, with_threads};
 
@@ -71,22 +72,11 @@ fn show_sized<const W: usize>(rules: &Rules, d: Option<&Diagram>) -> Result<Show
     })
 }
 
-/// A legal move and what it leads to.
-#[derive(Serialize)]
-struct MoveRow {
-    #[serde(rename = "move")]
-    mv: u8,
-    position: String,
-    captured: u8,
-    extra_turn: bool,
-    over: bool,
-}
-
 /// What `solve moves` prints.
 #[derive(Serialize)]
 pub struct MovesReport {
     position: String,
-    moves: Vec<MoveRow>,
+    moves: Vec<MoveView>,
     endless: Vec<u8>,
     #[serde(skip)]
     side: Side,
@@ -131,20 +121,7 @@ pub fn moves(rules: &Rules, d: Option<&Diagram>) -> Result<MovesReport> {
 fn moves_sized<const W: usize>(rules: &Rules, d: Option<&Diagram>) -> Result<MovesReport> {
     let p: Position<W> = position(rules, d)?;
     let list = p.moves(rules);
-    let moves = list
-        .children()
-        .iter()
-        .map(|c| {
-            let (after, status) = c.position.settle(rules);
-            MoveRow {
-                mv: c.mv.0,
-                position: after.to_string(),
-                captured: c.captured,
-                extra_turn: c.extra_turn,
-                over: status == Status::Over,
-            }
-        })
-        .collect();
+    let moves = move_views(rules, &list);
     Ok(MovesReport {
         position: p.to_string(),
         moves,
