@@ -262,11 +262,14 @@ impl Spinner {
 }
 
 /// Says on stderr that the small tables are about to be built into the cache, when an
-/// exact answer or proof of `d` (`None`: the start) will stand on them and they are not all
-/// there: the first one of a set of rules takes about 15 s more (see `hoyito::cache`).
-/// Nothing is said where the default tables folder holds tables (they are used instead) or
-/// the position has 8 seeds or fewer on the board (it needs none).
-pub fn say_cache_build(rules: &hoyito::Rules, d: Option<&hoyito::Diagram>) {
+/// exact answer or proof of `d` (`None`: the start) given the tables folder `tables` will
+/// build them (see `hoyito::cache::pending`): the first one of a set of rules takes about
+/// 15 s more.
+pub fn say_cache_build(
+    rules: &hoyito::Rules,
+    d: Option<&hoyito::Diagram>,
+    tables: Option<&std::path::Path>,
+) {
     let seeds: usize = match d {
         Some(d) => d
             .south
@@ -276,13 +279,7 @@ pub fn say_cache_build(rules: &hoyito::Rules, d: Option<&hoyito::Diagram>) {
             .sum(),
         None => rules.total_seeds(),
     };
-    let built =
-        hoyito::tables::Tables::headers(std::path::Path::new(hoyito::DEFAULT_TABLES_DIR), rules)
-            .is_ok_and(|h| !h.is_empty());
-    if seeds <= 8 || built {
-        return;
-    }
-    if let Some(dir) = hoyito::cache::pending(rules) {
+    if let Some(dir) = hoyito::cache::pending(rules, seeds, tables) {
         eprintln!(
             "building the endgame tables up to {} seeds into the cache {} (once for these \
              rules, about 15 s; HOYITO_CACHE=off turns the cache off)",

@@ -65,12 +65,18 @@ pub fn cached_tables(rules: &Rules, seeds: usize) -> Option<Arc<Tables>> {
     open_complete(&dir, rules, seeds).ok().flatten()
 }
 
-/// The cache's tables folder when the cache is on, the board is 2x6 and the layers of
-/// `rules` up to [`CACHE_MAX_SEEDS`] are not all there yet: a front says that the first
-/// exact answer or proof will build them (`None`: nothing to build).
-pub fn pending(rules: &Rules) -> Option<PathBuf> {
+/// The cache's tables folder when a command of `rules` on a position of `seeds` seeds on
+/// the board, given the tables folder `tables` (`None`: none), is about to build the small
+/// tables into the cache: the cache is on, the board is 2x6, the position has more than 8
+/// seeds, no tables folder is given or built in the default one, and the layers up to
+/// [`CACHE_MAX_SEEDS`] are not all there yet. A front says so before an exact answer or a
+/// proof (`None`: nothing to build).
+pub fn pending(rules: &Rules, seeds: usize, tables: Option<&Path>) -> Option<PathBuf> {
     let dir = cache_tables_dir()?;
-    (rules.holes() == 6 && cached_tables(rules, CACHE_MAX_SEEDS).is_none()).then_some(dir)
+    let default_built =
+        Tables::headers(Path::new(crate::DEFAULT_TABLES_DIR), rules).is_ok_and(|h| !h.is_empty());
+    let needed = rules.holes() == 6 && seeds > 8 && tables.is_none() && !default_built;
+    (needed && cached_tables(rules, CACHE_MAX_SEEDS).is_none()).then_some(dir)
 }
 
 /// What [`small_tables`] found or did.

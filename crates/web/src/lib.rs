@@ -169,12 +169,9 @@ fn warm_cache() {
     let rules = [hoyito::Rules::default(), hoyito::Rules::hoyito3()];
     let pending: Vec<_> = rules
         .into_iter()
-        .filter(|r| hoyito::cache::pending(r).is_some())
+        .filter_map(|r| hoyito::cache::pending(&r, r.total_seeds(), None).map(|dir| (r, dir)))
         .collect();
-    let Some(dir) = pending
-        .first()
-        .and_then(|_| hoyito::cache::cache_tables_dir())
-    else {
+    let Some((_, dir)) = pending.first() else {
         return;
     };
     eprintln!(
@@ -184,7 +181,7 @@ fn warm_cache() {
         dir.display()
     );
     std::thread::spawn(move || {
-        for r in pending {
+        for (r, _) in pending {
             let built = hoyito::cache::small_tables(&r, r.total_seeds(), &hoyito::tables::Quiet);
             if let Err(e) = built {
                 eprintln!("warning: the small tables cache: {e:#}");

@@ -10,8 +10,8 @@ use crate::common::{emit, resolve, stop_flag, Spinner};
 /// `solve prove`.
 pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
-    if a.tables.is_none() && !a.no_tables {
-        crate::common::say_cache_build(&rules, d.as_ref());
+    if !a.no_tables {
+        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref());
     }
     let spinner = Spinner::new()?;
     let progress = |p: &ProofProgress| spinner.say(|| format!("[{:.0} s] {p}", p.seconds));

@@ -15,8 +15,8 @@ use crate::options::match_options;
 /// be interrupted), the watchdog prints the answer so far and ends the process.
 pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
-    if a.exact && a.time_ms.is_none() && a.tables.is_none() && !a.no_tables {
-        crate::common::say_cache_build(&rules, d.as_ref());
+    if a.exact && a.time_ms.is_none() && !a.no_tables {
+        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref());
     }
     let watchdog = Watchdog::new(move |answer| {
         if let Some(r) = answer {
