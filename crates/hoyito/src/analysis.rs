@@ -776,13 +776,7 @@ fn small_layers_cached(
         return Ok(None);
     }
     if deadline.is_some() {
-        return Ok(crate::cache::cached_tables(rules, want).map(|tables| {
-            crate::cache::SmallTables {
-                tables,
-                dir: crate::cache::cache_tables_dir().unwrap_or_default(),
-                built_ms: None,
-            }
-        }));
+        return Ok(crate::cache::cached_tables(rules, want));
     }
     let quiet = crate::cache::StopOn(a.stop.as_deref());
     with_threads(a.engine.threads, || {

@@ -60,9 +60,14 @@ pub fn cache_tables_dir() -> Option<PathBuf> {
 /// The small tables as the cache holds them now, up to `seeds` seeds and at most
 /// [`CACHE_MAX_SEEDS`], without building anything: `None` when the cache is off, the board
 /// is not 2x6, or a layer is missing or damaged.
-pub fn cached_tables(rules: &Rules, seeds: usize) -> Option<Arc<Tables>> {
+pub fn cached_tables(rules: &Rules, seeds: usize) -> Option<SmallTables> {
     let dir = cache_tables_dir()?;
-    open_complete(&dir, rules, seeds).ok().flatten()
+    let tables = open_complete(&dir, rules, seeds).ok().flatten()?;
+    Some(SmallTables {
+        tables,
+        dir,
+        built_ms: None,
+    })
 }
 
 /// The cache's tables folder when a command of `rules` on a position of `seeds` seeds on
@@ -105,12 +110,8 @@ pub fn small_tables(
         return Ok(None);
     }
     let want = seeds.min(CACHE_MAX_SEEDS);
-    if let Ok(Some(tables)) = open_complete(&dir, rules, want) {
-        return Ok(Some(SmallTables {
-            tables,
-            dir,
-            built_ms: None,
-        }));
+    if let Some(cached) = cached_tables(rules, want) {
+        return Ok(Some(cached));
     }
     let t0 = Instant::now();
     match build(&dir, rules, progress) {
