@@ -133,7 +133,9 @@ pub enum Command {
     /// none of the engine's code): every stored value is the best over its moves and every
     /// nonzero value is forced in finitely many moves (the least fixpoint), layer by layer,
     /// smallest first; exits non-zero naming the first wrong position. The rules come from
-    /// the rule flags (--variant, --holes [default 6], --last-four, --capture-side).
+    /// the rule flags (--variant, --holes [default 6], --last-four, --capture-side). With
+    /// --state, a long check saves its state, stops cleanly on Ctrl-C or --time-limit, and
+    /// goes on from there when run again.
     #[command(name = "check-tables")]
     CheckTables(CheckTablesArgs),
     /// Serve the web board: an analysis board in the browser with every move's value
@@ -980,7 +982,28 @@ pub struct CheckTablesArgs {
     /// every layer in the folder, each chain of layers up to its largest].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_seeds: Option<usize>,
-    /// Print no line per pass on standard error.
+    /// Folder of the check's state: each layer verified is recorded there (and not checked
+    /// again while its file and the smaller layers' are unchanged), and a layer under check
+    /// saves where it stands (one bit a position), so that a stopped check goes on from
+    /// there. Without it, a stop loses the work.
+    #[arg(long, value_name = "DIR")]
+    pub state: Option<PathBuf>,
+    /// Stop cleanly after this many seconds, saving the state (run again to go on).
+    #[arg(
+        long = "time-limit",
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
+    pub time_limit: Option<u64>,
+    /// Save the state at least this often, in seconds (with --state).
+    #[arg(
+        long = "save-every",
+        value_name = "SECONDS",
+        default_value_t = 300,
+        requires = "state"
+    )]
+    pub save_every: u64,
+    /// Print no progress and no line per pass on standard error.
     #[arg(long)]
     pub quiet: bool,
 }

@@ -114,3 +114,28 @@ fn check_proof_verifies_the_tables_it_rests_on() {
     // --verify-tables needs --tables.
     fails(&["check-proof", c, "--verify-tables"], "--tables");
 }
+
+#[test]
+fn a_state_folder_records_the_layers_verified() {
+    let tables = common::built_tables("12");
+    let t = tables.path().to_str().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path().to_str().unwrap();
+    let v = json(&["check-tables", t, "--state", s, "--quiet"]);
+    assert_eq!(v["layers"][1]["earlier"], false);
+    assert!(state
+        .path()
+        .join("2x6-hoyito2-capturer-any-12.verified")
+        .exists());
+    // Run again: read from the state, not checked again, and said so.
+    let v = json(&["check-tables", t, "--state", s, "--quiet"]);
+    assert_eq!(v["layers"][0]["earlier"], true);
+    assert_eq!(v["layers"][1]["earlier"], true);
+    let text = ok(&["check-tables", t, "--state", s, "--quiet"]);
+    assert!(text.contains("verified by an earlier run"), "{text}");
+    fails(
+        &["check-tables", t, "--time-limit", "0"],
+        "--time-limit must be at least 1 second",
+    );
+    fails(&["check-tables", t, "--save-every", "5"], "--state");
+}

@@ -133,6 +133,20 @@ pub enum CheckError {
     Rejected(Box<Failure>),
     /// A table value is not the game's value (found by the verification of the tables).
     WrongValue(Box<ValueFailure>),
+    /// The verification of the tables was stopped (asked to, or out of time) before it
+    /// ended: nothing is known of the layer yet.
+    Stopped {
+        /// The layer under check.
+        seeds: usize,
+        /// The pass under way (1: every position).
+        pass: u32,
+        /// Positions of the pass visited.
+        visited: u64,
+        /// Positions the pass visits.
+        of: u64,
+        /// The partial state saved, from which the check goes on; `None`: nothing kept.
+        state: Option<PathBuf>,
+    },
 }
 
 impl fmt::Display for CheckError {
@@ -160,6 +174,33 @@ impl fmt::Display for CheckError {
             }
             CheckError::Rejected(failure) => write!(f, "certificate rejected: {failure}"),
             CheckError::WrongValue(failure) => write!(f, "{failure}"),
+            CheckError::Stopped {
+                seeds,
+                pass,
+                visited,
+                of,
+                state,
+            } => {
+                let share = if *of == 0 {
+                    100.0
+                } else {
+                    100.0 * *visited as f64 / *of as f64
+                };
+                write!(
+                    f,
+                    "the check of the tables stopped in layer {seeds}, pass {pass}, \
+                     {visited} of {of} positions visited ({share:.1}%): not verified yet; "
+                )?;
+                match state {
+                    Some(path) => write!(
+                        f,
+                        "its state is saved in {}: check again with the same state folder \
+                         to go on from there",
+                        path.display()
+                    ),
+                    None => f.write_str("no state folder was given, so the work is lost"),
+                }
+            }
         }
     }
 }

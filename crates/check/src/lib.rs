@@ -40,6 +40,7 @@
 pub mod certificate_file;
 mod error;
 mod justification;
+pub mod resume;
 pub mod rules;
 pub mod tables;
 pub mod values;
@@ -49,11 +50,12 @@ use std::path::Path;
 pub use certificate_file::{write_certificate, Certificate, Claim, Entry, Kind};
 pub use error::{CheckError, Failure, Place, Reason, Step, ValueFailure, ValueFault};
 pub use justification::{check, Report};
+pub use resume::Resume;
 pub use rules::{CaptureSide, LastFour, Position, Rules, Side, Variant};
 pub use tables::Tables;
 pub use values::{
-    verify_all, verify_layer, verify_opened, verify_tables, LayerReport, Progress, Silent,
-    TablesReport,
+    verify_all, verify_layer, verify_layer_resuming, verify_opened, verify_tables,
+    verify_tables_resuming, LayerReport, Progress, Silent, TablesReport,
 };
 
 /// Reads the certificate `cert` and checks it, with the tables under `tables` when it rests
@@ -83,7 +85,7 @@ pub fn check_file_verifying_tables(
         (Some(max_seeds), Some(dir)) => {
             let started = std::time::Instant::now();
             let opened = Tables::open(dir, &certificate.rules, max_seeds)?;
-            let layers = verify_all(&opened, &certificate.rules, progress)?;
+            let layers = verify_all(&opened, &certificate.rules, progress, &Resume::none())?;
             let report = TablesReport {
                 rules: certificate.rules,
                 max_seeds,

@@ -55,6 +55,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::error::{CheckError, ValueFailure, ValueFault};
+use crate::resume::{Kept, Resume, Standing};
 use crate::rules::{CaptureSide, Position, Rules, Side, Variant};
 use crate::tables::{choose, Layer, Tables};
 
@@ -63,6 +64,8 @@ pub const MAX_TABLE_HOLES: usize = 6;
 const BOARD: usize = 2 * MAX_TABLE_HOLES;
 /// Positions one task walks at a time (the unit of parallel work and of progress).
 const CHUNK: u64 = 1 << 14;
+/// Chunks walked between two points where the check may save its state or stop.
+const SEGMENT: u64 = 64;
 
 /// A board in sowing order (South's row, then North's), unused holes 0.
 type Board = [u8; BOARD];
@@ -85,8 +88,12 @@ pub struct LayerReport {
     pub evaluations: u64,
     /// The payload checksum of the layer's file.
     pub payload_checksum: u64,
-    /// Wall time of the check of this layer, in seconds (reading the files excluded).
+    /// Wall time of the check of this layer, in seconds (reading the files excluded; a
+    /// resumed check counts the time of its earlier runs too).
     pub seconds: f64,
+    /// Verified by an earlier run on the same tables, as its state folder records
+    /// ([`Resume`]): read, not checked again.
+    pub earlier: bool,
 }
 
 /// What [`verify_tables`] found: every layer verified, smallest first.
@@ -142,9 +149,20 @@ pub fn verify_layer(
     seeds: usize,
     progress: &dyn Progress,
 ) -> Result<LayerReport, CheckError> {
+    verify_layer_resuming(dir, rules, seeds, progress, &Resume::none())
+}
+
+/// As [`verify_layer`], stopping and resuming as `resume` says.
+pub fn verify_layer_resuming(
+    dir: &std::path::Path,
+    rules: &Rules,
+    seeds: usize,
+    progress: &dyn Progress,
+    resume: &Resume,
+) -> Result<LayerReport, CheckError> {
     check_board(rules)?;
     let tables = Tables::open(dir, rules, seeds)?;
-    verify_opened(&tables, rules, seeds, progress)
+    verify_opened(&tables, rules, seeds, progress, resume)
 }
 
 /// Verifies every layer of `rules` up to `max_seeds` under `dir` (`max_seeds`,
@@ -156,10 +174,23 @@ pub fn verify_tables(
     max_seeds: usize,
     progress: &dyn Progress,
 ) -> Result<TablesReport, CheckError> {
+    verify_tables_resuming(dir, rules, max_seeds, progress, &Resume::none())
+}
+
+/// As [`verify_tables`], stopping and resuming as `resume` says: layers verified by an
+/// earlier run on the same tables are not checked again, and a layer stopped midway goes on
+/// from its saved state.
+pub fn verify_tables_resuming(
+    dir: &std::path::Path,
+    rules: &Rules,
+    max_seeds: usize,
+    progress: &dyn Progress,
+    resume: &Resume,
+) -> Result<TablesReport, CheckError> {
     let started = Instant::now();
     check_board(rules)?;
     let tables = Tables::open(dir, rules, max_seeds)?;
-    let layers = verify_all(&tables, rules, progress)?;
+    let layers = verify_all(&tables, rules, progress, resume)?;
     Ok(TablesReport {
         rules: *rules,
         max_seeds,
@@ -174,24 +205,26 @@ pub fn verify_all(
     tables: &Tables,
     rules: &Rules,
     progress: &dyn Progress,
+    resume: &Resume,
 ) -> Result<Vec<LayerReport>, CheckError> {
     check_board(rules)?;
     let mut reports = Vec::new();
     for n in 5..=tables.max_seeds() {
         if tables.layer(n).is_some() {
-            reports.push(verify_opened(tables, rules, n, progress)?);
+            reports.push(verify_opened(tables, rules, n, progress, resume)?);
         }
     }
     Ok(reports)
 }
 
 /// Verifies layer `seeds` of tables already opened (for `rules`), trusting the smaller
-/// layers.
+/// layers; stops and resumes as `resume` says.
 pub fn verify_opened(
     tables: &Tables,
     rules: &Rules,
     seeds: usize,
     progress: &dyn Progress,
+    resume: &Resume,
 ) -> Result<LayerReport, CheckError> {
     check_board(rules)?;
     let layer = tables.layer(seeds).ok_or_else(|| CheckError::Table {
@@ -199,9 +232,37 @@ pub fn verify_opened(
         problem: format!("the tables opened hold no layer of {seeds} seeds"),
     })?;
     let graph = LayerGraph::new(tables, rules, layer)?;
-    let report = graph.verify(progress)?;
+    let kept = Kept::new(
+        resume,
+        crate::tables::folder_name(rules),
+        seeds,
+        ground(tables, rules, seeds),
+        graph.index.count(),
+    );
+    let report = match kept.verified()? {
+        Some(earlier) => earlier,
+        None => {
+            let report = graph.verify(progress, &kept)?;
+            kept.save_verified(&report)?;
+            report
+        }
+    };
     progress.layer_done(&report);
     Ok(report)
+}
+
+/// The ground of layer `seeds`: a checksum of the rules, the layer and the payload
+/// checksums of it and of every smaller layer opened (what its values are checked against).
+fn ground(tables: &Tables, rules: &Rules, seeds: usize) -> u64 {
+    let mut bytes = crate::tables::folder_name(rules).into_bytes();
+    bytes.extend_from_slice(&(seeds as u64).to_le_bytes());
+    for m in 0..=seeds {
+        if let Some(l) = tables.layer(m) {
+            bytes.extend_from_slice(&(m as u64).to_le_bytes());
+            bytes.extend_from_slice(&l.payload_checksum().to_le_bytes());
+        }
+    }
+    crate::tables::checksum(&bytes)
 }
 
 /// The tables cover boards of 2x2 to 2x6.
@@ -605,56 +666,117 @@ impl<'a> LayerGraph<'a> {
         }))
     }
 
-    fn verify(&self, progress: &dyn Progress) -> Result<LayerReport, CheckError> {
+    /// Checks the layer: pass 1 over every position, then passes over the positions still
+    /// open until one grounds nothing, in segments between which `kept` may save the state
+    /// and the check may stop (resumed from a partial state kept by an earlier run).
+    fn verify(&self, progress: &dyn Progress, kept: &Kept) -> Result<LayerReport, CheckError> {
         let started = Instant::now();
         let n = self.index.count();
-        let done = Bits::new(n);
-        let first = self.first_pass(&done, progress)?;
-        self.check_first(&first)?;
-        let nonzero = first.nonzero;
-        let mut open = nonzero - first.grounded;
-        let open_after_first = open;
-        let mut evaluations = n;
-        progress.pass_end(self.seeds, 1, first.grounded, open);
-
-        // Then the open positions only, until a pass grounds nothing.
-        let mut pass = 1u32;
-        while open > 0 {
-            pass += 1;
-            progress.pass_start(self.seeds, pass, open);
-            let (grounded, visited) = self.open_pass(&done, pass, progress)?;
-            evaluations += visited;
-            open -= grounded;
-            progress.pass_end(self.seeds, pass, grounded, open);
-            if grounded == 0 {
-                break;
+        let chunks = n.div_ceil(CHUNK);
+        let codes = self.layer.histogram().len();
+        let (mut s, done) = match kept.partial()? {
+            Some((s, words)) if s.histogram.len() == codes => (s, Bits::from_words(words)),
+            _ => (Standing::new(codes), Bits::new(n)),
+        };
+        let resume = kept.resume();
+        let mut saved = Instant::now();
+        let pass_size = |s: &Standing| if s.pass == 1 { n } else { s.open };
+        progress.pass_start(self.seeds, s.pass, pass_size(&s));
+        if s.next_chunk > 0 {
+            progress.advance(if s.pass == 1 {
+                (s.next_chunk * CHUNK).min(n)
+            } else {
+                s.pass_visited
+            });
+        }
+        loop {
+            if s.next_chunk < chunks {
+                let segment = s.next_chunk..(s.next_chunk + SEGMENT).min(chunks);
+                s.next_chunk = segment.end;
+                if s.pass == 1 {
+                    self.first_segment(&done, segment, progress)?.add_to(&mut s);
+                } else {
+                    let (grounded, visited) =
+                        self.open_segment(&done, s.pass, segment, progress)?;
+                    s.pass_grounded += grounded;
+                    s.pass_visited += visited;
+                }
+            }
+            if s.next_chunk == chunks {
+                // The pass is over.
+                let grounded = if s.pass == 1 {
+                    self.check_first(&s)?;
+                    s.open = s.nonzero - s.first_grounded;
+                    s.open_after_first = s.open;
+                    s.evaluations = n;
+                    s.first_grounded
+                } else {
+                    s.evaluations += s.pass_visited;
+                    s.open -= s.pass_grounded;
+                    s.pass_grounded
+                };
+                progress.pass_end(self.seeds, s.pass, grounded, s.open);
+                if s.open == 0 || (s.pass > 1 && grounded == 0) {
+                    break;
+                }
+                s.pass += 1;
+                s.next_chunk = 0;
+                s.pass_grounded = 0;
+                s.pass_visited = 0;
+                progress.pass_start(self.seeds, s.pass, pass_size(&s));
+            }
+            let stop = resume.must_stop();
+            if stop || resume.save_every.is_some_and(|e| saved.elapsed() >= e) {
+                let mut now = s.clone();
+                now.seconds += started.elapsed().as_secs_f64();
+                kept.save_partial(&now, &done.words())?;
+                saved = Instant::now();
+            }
+            if stop {
+                let through = if s.pass == 1 {
+                    (s.next_chunk * CHUNK).min(n)
+                } else {
+                    s.pass_visited
+                };
+                return Err(CheckError::Stopped {
+                    seeds: self.seeds,
+                    pass: s.pass,
+                    visited: through,
+                    of: pass_size(&s),
+                    state: kept.partial_path(),
+                });
             }
         }
-        if open > 0 {
+        if s.open > 0 {
             let at = (0..n).find(|&i| !done.get(i)).unwrap_or(0);
-            return Err(self.failure(at, ValueFault::NotForced, open));
+            return Err(self.failure(at, ValueFault::NotForced, s.open));
         }
         Ok(LayerReport {
             seeds: self.seeds,
             positions: n,
-            nonzero,
-            open_after_first,
-            passes: pass,
-            evaluations,
+            nonzero: s.nonzero,
+            open_after_first: s.open_after_first,
+            passes: s.pass,
+            evaluations: s.evaluations,
             payload_checksum: self.layer.payload_checksum(),
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: s.seconds + started.elapsed().as_secs_f64(),
+            earlier: false,
         })
     }
 
-    /// Pass 1: every position, in index order: its value in range and the best over its
-    /// moves, counted by value, and marked in `done` where already shown forced.
-    fn first_pass(&self, done: &Bits, progress: &dyn Progress) -> Result<FirstPass, CheckError> {
+    /// Pass 1 over the chunks of `segment`, in index order: each value in range and the
+    /// best over its moves, counted by value, and marked in `done` where already shown
+    /// forced.
+    fn first_segment(
+        &self,
+        done: &Bits,
+        segment: std::ops::Range<u64>,
+        progress: &dyn Progress,
+    ) -> Result<FirstPass, CheckError> {
         let n = self.index.count();
         let range = self.seeds as i32;
         let codes = self.layer.histogram().len();
-        let chunks = n.div_ceil(CHUNK);
-        progress.pass_start(self.seeds, 1, n);
-        (0..chunks)
+        segment
             .into_par_iter()
             .map(|c| -> Result<FirstPass, CheckError> {
                 let mut s = FirstPass::new(codes);
@@ -695,7 +817,7 @@ impl<'a> LayerGraph<'a> {
 
     /// The faults of the first pass, the first one named, and the header's histogram
     /// against the values counted.
-    fn check_first(&self, first: &FirstPass) -> Result<(), CheckError> {
+    fn check_first(&self, first: &Standing) -> Result<(), CheckError> {
         for (fault, (count, at)) in [(Fault::Range, first.range), (Fault::Moves, first.moves)] {
             if count > 0 {
                 let fault = match fault {
@@ -736,19 +858,20 @@ impl<'a> LayerGraph<'a> {
         Ok(())
     }
 
-    /// A later pass: the positions still open (not in `done`), every other pass backwards,
-    /// marked where now shown forced. Returns the positions marked and those visited.
-    fn open_pass(
+    /// A later pass over the chunks of `segment`: the positions still open (not in
+    /// `done`), every other pass backwards, marked where now shown forced. Returns the
+    /// positions marked and those visited.
+    fn open_segment(
         &self,
         done: &Bits,
         pass: u32,
+        segment: std::ops::Range<u64>,
         progress: &dyn Progress,
     ) -> Result<(u64, u64), CheckError> {
         let n = self.index.count();
-        let chunks = n.div_ceil(CHUNK);
         let backwards = pass & 1 == 0;
         let visited = AtomicU64::new(0);
-        let grounded = (0..chunks)
+        let grounded = segment
             .into_par_iter()
             .map(|c| -> Result<u64, CheckError> {
                 let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
@@ -829,6 +952,19 @@ impl FirstPass {
         slot.1 = slot.1.min(i);
     }
 
+    /// Adds these counts to where the check stands.
+    fn add_to(self, s: &mut Standing) {
+        for (a, b) in s.histogram.iter_mut().zip(&self.histogram) {
+            *a += b;
+        }
+        s.nonzero += self.nonzero;
+        s.first_grounded += self.grounded;
+        for (a, b) in [(&mut s.range, self.range), (&mut s.moves, self.moves)] {
+            a.0 += b.0;
+            a.1 = a.1.min(b.1);
+        }
+    }
+
     fn merge(mut self, other: FirstPass) -> FirstPass {
         for (a, b) in self.histogram.iter_mut().zip(&other.histogram) {
             *a += b;
@@ -852,6 +988,13 @@ struct Bits(Vec<AtomicU64>);
 impl Bits {
     fn new(n: u64) -> Bits {
         Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    fn from_words(words: Vec<u64>) -> Bits {
+        Bits(words.into_iter().map(AtomicU64::new).collect())
+    }
+    /// The bits as words (read while no thread sets any).
+    fn words(&self) -> Vec<u64> {
+        self.0.iter().map(|w| w.load(Relaxed)).collect()
     }
     #[inline]
     fn get(&self, i: u64) -> bool {

@@ -11,11 +11,13 @@ use common::{build, rules};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use hoyito_check::tables::{checksum, layer_path, Tables};
 use hoyito_check::{
-    verify_layer, verify_tables, CaptureSide, CheckError, LastFour, Position, Progress, Rules,
-    Side, Silent, ValueFailure, ValueFault, Variant,
+    verify_layer, verify_layer_resuming, verify_tables, verify_tables_resuming, CaptureSide,
+    CheckError, LastFour, Position, Progress, Resume, Rules, Side, Silent, ValueFailure,
+    ValueFault, Variant,
 };
 
 fn hoyito(variant: Variant) -> Rules {
@@ -350,6 +352,13 @@ fn fake_pair_is_rejected(r: &Rules, seeds: usize) -> bool {
     assert_eq!(f.stored, wrong[i]);
     assert_ne!(f.stored, 0);
     assert!(f.count >= 2 && f.count <= changed.len() as u64, "{r}: {f}");
+    // A check stopped after every segment and resumed finds the same position.
+    let state = tempfile::tempdir().unwrap();
+    let (end, stops) = until_done(|| {
+        verify_tables_resuming(dir.path(), &r, seeds, &Silent, &at_once(state.path()))
+    });
+    assert!(stops >= 1, "{r}: the first pass cannot show it");
+    assert_eq!(wrong_value(end), f);
     let text = CheckError::WrongValue(Box::new(f)).to_string();
     assert!(text.contains("not forced"), "{text}");
     true
@@ -534,4 +543,124 @@ fn a_truncated_layer_is_rejected_naming_the_file() {
         Err(e @ CheckError::Io { .. }) => assert!(e.to_string().contains("layer-12.hyt")),
         other => panic!("expected a read error, got {other:?}"),
     }
+}
+
+/// Stops the check at its first chance (the deadline has passed): one segment each time.
+fn at_once(state: &Path) -> Resume<'static> {
+    Resume {
+        state: Some(state.to_path_buf()),
+        deadline: Some(Instant::now()),
+        ..Resume::default()
+    }
+}
+
+/// Runs `check` again after every stop until it ends; returns its end and the stops.
+fn until_done<T>(
+    mut check: impl FnMut() -> Result<T, CheckError>,
+) -> (Result<T, CheckError>, usize) {
+    let mut stops = 0;
+    loop {
+        match check() {
+            Err(CheckError::Stopped { state, .. }) => {
+                assert!(state.is_some_and(|s| s.exists()), "the state is saved");
+                stops += 1;
+                assert!(stops < 10_000, "the check does not advance");
+            }
+            end => return (end, stops),
+        }
+    }
+}
+
+#[test]
+fn a_check_stopped_at_every_segment_goes_on_to_the_same_report() {
+    let r = hoyito(Variant::Hoyito2);
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &r, 12);
+    let whole = verify_tables(dir.path(), &r, 12, &Silent).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let (end, stops) =
+        until_done(|| verify_tables_resuming(dir.path(), &r, 12, &Silent, &at_once(state.path())));
+    let resumed = end.unwrap();
+    // Layer 12 has two segments, so its first pass alone stops once; layer 8 one a pass.
+    let passes: u32 = whole.layers.iter().map(|l| l.passes).sum();
+    assert!(stops >= passes as usize, "{stops} stops, {passes} passes");
+    for (a, b) in whole.layers.iter().zip(&resumed.layers) {
+        assert_eq!(
+            (a.seeds, a.positions, a.nonzero, a.payload_checksum),
+            (b.seeds, b.positions, b.nonzero, b.payload_checksum)
+        );
+        // Layer 8 was verified by an earlier call, layer 12 by the last.
+        assert_eq!(b.earlier, b.seeds < 12);
+    }
+    // Once verified, the layers are read from the state, not checked again.
+    let again = verify_tables_resuming(dir.path(), &r, 12, &Silent, &at_once(state.path()));
+    let again = again.unwrap();
+    assert!(again.layers.iter().all(|l| l.earlier));
+    assert_eq!(again.layers[1].evaluations, resumed.layers[1].evaluations);
+    // Without a state folder, a stop keeps nothing and says so.
+    let lost = verify_layer_resuming(
+        dir.path(),
+        &r,
+        12,
+        &Silent,
+        &Resume {
+            deadline: Some(Instant::now()),
+            ..Resume::default()
+        },
+    );
+    match lost {
+        Err(e @ CheckError::Stopped { state: None, .. }) => {
+            assert!(e.to_string().contains("the work is lost"), "{e}")
+        }
+        other => panic!("expected a stop, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_damaged_state_is_refused_and_a_record_of_other_tables_is_not_used() {
+    let r = hoyito(Variant::Hoyito3);
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &r, 12);
+    let state = tempfile::tempdir().unwrap();
+    let stopped = verify_layer_resuming(dir.path(), &r, 12, &Silent, &at_once(state.path()));
+    let Err(CheckError::Stopped {
+        state: Some(partial),
+        ..
+    }) = stopped
+    else {
+        panic!("expected a stop, got {stopped:?}");
+    };
+    let mut bytes = std::fs::read(&partial).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 1;
+    std::fs::write(&partial, &bytes).unwrap();
+    let plain = Resume {
+        state: Some(state.path().to_path_buf()),
+        ..Resume::default()
+    };
+    match verify_layer_resuming(dir.path(), &r, 12, &Silent, &plain) {
+        Err(e @ CheckError::Io { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains(&partial.display().to_string()), "{text}");
+            assert!(text.contains("checksum does not match"), "{text}");
+        }
+        other => panic!("expected the state refused, got {other:?}"),
+    }
+    std::fs::remove_file(&partial).unwrap();
+    let report = verify_layer_resuming(dir.path(), &r, 12, &Silent, &plain).unwrap();
+    assert!(!report.earlier);
+    let record = partial.with_extension("verified");
+    let text = std::fs::read_to_string(&record).unwrap();
+    // A record made over other tables (its ground differs) is not taken: checked again.
+    let ground = text.lines().nth(1).unwrap().to_string();
+    let other = format!("ground {:016x}", checksum(ground.as_bytes()));
+    std::fs::write(&record, text.replace(&ground, &other)).unwrap();
+    let again = verify_layer_resuming(dir.path(), &r, 12, &Silent, &plain).unwrap();
+    assert!(!again.earlier);
+    let kept = verify_layer_resuming(dir.path(), &r, 12, &Silent, &plain).unwrap();
+    assert!(kept.earlier);
+    assert_eq!(
+        (kept.positions, kept.nonzero),
+        (report.positions, report.nonzero)
+    );
 }

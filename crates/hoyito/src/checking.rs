@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use hoyito_check::{check_file, check_file_verifying_tables, Kind, LayerReport, Progress};
+use hoyito_check::{check_file, check_file_verifying_tables, Kind, LayerReport, Progress, Resume};
 use hoyito_rules::{CaptureSide, LastFour, Rules, Variant};
 use serde::Serialize;
 
@@ -162,13 +162,15 @@ pub enum Layers {
 }
 
 /// Verifies the tables of `rules` in the folder `dir` (one subfolder a set of rules, as the
-/// build makes it) with the checker, `progress` told of each pass. A wrong value is an
-/// error naming the position.
+/// build makes it) with the checker, `progress` told of each pass, stopping and resuming as
+/// `resume` says (a stop is an error that says where the state is kept). A wrong value is
+/// an error naming the position.
 pub fn check_tables(
     dir: &Path,
     rules: &Rules,
     which: Layers,
     progress: &dyn Progress,
+    resume: &Resume,
 ) -> Result<TablesOut> {
     let started = Instant::now();
     let rules = checker_rules(rules);
@@ -177,7 +179,9 @@ pub fn check_tables(
     let tops = match which {
         Layers::One(n) if n <= 4 => bail!("--layer {n}: layers hold more than 4 seeds"),
         Layers::One(n) => {
-            layers.push(hoyito_check::verify_layer(dir, &rules, n, progress)?);
+            layers.push(hoyito_check::verify_layer_resuming(
+                dir, &rules, n, progress, resume,
+            )?);
             trusted = (5..n).filter(|m| m % 4 == n % 4).collect();
             Vec::new()
         }
@@ -193,7 +197,7 @@ pub fn check_tables(
         }
     };
     for top in tops {
-        let report = hoyito_check::verify_tables(dir, &rules, top, progress)?;
+        let report = hoyito_check::verify_tables_resuming(dir, &rules, top, progress, resume)?;
         layers.extend(report.layers);
     }
     layers.sort_by_key(|l| l.seeds);
@@ -220,6 +224,8 @@ pub struct LayerOut {
     /// The layer's payload checksum, as `solve tables info --json` prints it.
     payload_checksum: String,
     seconds: f64,
+    /// Verified by an earlier run, as the state folder records (not checked again now).
+    earlier: bool,
 }
 
 impl LayerOut {
@@ -233,6 +239,7 @@ impl LayerOut {
             evaluations: l.evaluations,
             payload_checksum: format!("{:016x}", l.payload_checksum),
             seconds: l.seconds,
+            earlier: l.earlier,
         }
     }
 }
@@ -251,7 +258,11 @@ impl fmt::Display for LayerOut {
             self.evaluations,
             self.payload_checksum,
             self.seconds
-        )
+        )?;
+        if self.earlier {
+            f.write_str(" (verified by an earlier run, as the state folder records)")?;
+        }
+        Ok(())
     }
 }
 
