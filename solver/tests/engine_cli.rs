@@ -204,9 +204,10 @@ fn stop_ends_an_infinite_search_with_a_bestmove() {
 #[test]
 fn stop_ends_an_exact_search_with_an_answer_not_claimed_exact() {
     let mut e = Engine::start();
-    // The whole start of 2x6 (48 seeds): no exact search ends within a test, and its proofs
-    // solve components of small positions whole, which must heed the stop too.
-    e.ask("position startpos");
+    // A board of 48 seeds that no game from the start reaches (so neither the book nor a
+    // certificate knows it): no exact search ends within a test, and its proofs solve
+    // components of small positions whole, which must heed the stop too.
+    e.ask("position pos 3,5,4,4,4,4/4,4,4,4,4,4 S");
     e.send("go exact");
     e.send("isready");
     e.until(|l| l == "readyok");
@@ -472,4 +473,30 @@ fn movetime_is_used_as_asked() {
     );
     assert!(!lines.iter().any(|l| l.contains(" exact ")), "{lines:?}");
     e.finish(true);
+}
+
+#[test]
+fn go_exact_answers_a_proven_position_at_once_from_the_certificates() {
+    let mut e = Engine::start();
+    // The start (in the book), and a position three plies on, off the book, where the
+    // start's certificate proves both bounds: South's value -20 from there on (North has
+    // taken 8), so +20 for North, to move.
+    for (setup, value) in [("startpos", -28), ("startpos moves 1 6 4", 20)] {
+        e.ask(&format!("position {setup}"));
+        e.send("go exact");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("proven by the opening book or a certificate")),
+            "{lines:?}"
+        );
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        assert!(info.contains(&format!("score {value} exact")), "{lines:?}");
+    }
+    e.finish(false);
 }

@@ -294,7 +294,7 @@ impl<'r, 'a> Kept<'r, 'a> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io_error(&path, e)),
         };
-        if bytes.len() < 48 || bytes.len() % 8 != 0 || &bytes[..8] != PARTIAL_MAGIC {
+        if bytes.len() < 48 || !bytes.len().is_multiple_of(8) || &bytes[..8] != PARTIAL_MAGIC {
             return Err(damaged(&path, "not a partial state"));
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);

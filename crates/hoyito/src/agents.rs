@@ -122,8 +122,10 @@ pub enum OpponentKind {
     Random,
     /// The engine at a level, 1 (weakest) to 5, as `solve play --level` plays.
     Level(u8),
-    /// The proven best move where the opening book, the endgame tables or a quick exact
-    /// search reach; elsewhere the engine at level 5.
+    /// The proven best move where the opening book, the certificates
+    /// ([`crate::strategy`]), the endgame tables or a quick exact search reach; where the
+    /// certificates prove only its own bound, their move, which keeps it; elsewhere the
+    /// engine at level 5.
     Perfect,
 }
 
@@ -212,7 +214,7 @@ impl<const W: usize> Opponent<W> {
             }
             OpponentKind::Level(l) => l,
             OpponentKind::Perfect => {
-                if let Some(mv) = crate::book::lookup(&self.rules, p).and_then(|e| e.best) {
+                if let Some((mv, _)) = crate::strategy::proven_move(&self.rules, p) {
                     return Some(Move(mv));
                 }
                 5
@@ -227,7 +229,15 @@ impl<const W: usize> Opponent<W> {
         let tables = self.tables.clone();
         let seed = self.rng.next_u64();
         let mut engine = Engine::<W>::new(self.rules, strength, tables, 1, hash_mb, seed);
-        engine.choose(&self.rules, p, strength, stop).map(|c| c.mv)
+        let choice = engine.choose(&self.rules, p, strength, stop)?;
+        if self.kind == OpponentKind::Perfect && !choice.note.exact {
+            // Where the search did not prove its move, the certificates' move keeps the
+            // bound they prove.
+            if let Some(keep) = crate::strategy::lookup(&self.rules, p).and_then(|k| k.keep) {
+                return Some(Move(keep));
+            }
+        }
+        Some(choice.mv)
     }
 }
 

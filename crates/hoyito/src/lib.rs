@@ -60,6 +60,7 @@ pub mod protocol;
 pub mod records;
 pub mod review;
 pub mod setup;
+pub mod strategy;
 
 pub use hoyito_rules::{
     parse_move, CaptureSide, Child, Diagram, End, Game, LastFour, Move, MoveList, Position,

@@ -807,6 +807,32 @@ fn search<const W: usize>(
     watch: &Watch,
 ) {
     let mut limits = go.limits;
+    // An exact search (or a plain `go`) of a position whose value the opening book or the
+    // certificates prove is answered at once with their move.
+    if (limits.exact || go.default) && !go.infinite {
+        if let Some((mv, value)) = crate::strategy::proven_move(s.rules(), &go.position) {
+            let seeds = go.position.seeds_on_board() as i32;
+            let r = SearchResult {
+                best: Some(Move(mv)),
+                score: value,
+                exact: true,
+                lower: value,
+                upper: value,
+                depth: 0,
+                pv: vec![Move(mv)],
+                nodes: 0,
+                seconds: go.issued.elapsed().as_secs_f64(),
+                stopped: false,
+            };
+            watch.start(None);
+            watch
+                .out
+                .say("info string proven by the opening book or a certificate");
+            watch.returned();
+            watch.give(&r, (-seeds, seeds), searching);
+            return;
+        }
+    }
     if go.default {
         if s.exact_is_quick(&go.position) {
             limits.exact = true;
@@ -827,10 +853,14 @@ fn search<const W: usize>(
     // The move to answer with should no iteration finish in time: the book's, else the first
     // legal move (generating the moves may itself take long: the watchdog then answers
     // without one).
+    let kept = crate::strategy::lookup(s.rules(), &go.position).and_then(|k| k.keep);
     let fallback = match crate::book::lookup(s.rules(), &go.position).and_then(|e| e.best) {
         Some(m) => Some((Move(m), "the opening book's move")),
-        None => (go.position.moves(s.rules()).children().first())
-            .map(|c| (c.mv, "the first legal move")),
+        None => match kept {
+            Some(m) => Some((Move(m), "the certificates' move, which keeps their bound")),
+            None => (go.position.moves(s.rules()).children().first())
+                .map(|c| (c.mv, "the first legal move")),
+        },
     };
     watch.fallback(fallback);
     // The bounds last told, to say which one an exact search just moved.

@@ -1,7 +1,8 @@
 //! The perfect player (the engine's exact strength over the small tables of the cache)
 //! never lets its value fall: whatever the opponent does, the net seeds it is sure of (what
 //! it has won so far plus the proven value of the position) never go down, and the final
-//! margin is at least the value it started from.
+//! margin is at least the value it started from. From the 2x6 starts, it follows the
+//! proofs (book and certificates) and keeps the value they prove, whatever the opponent does.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -136,4 +137,123 @@ fn play_one(
         won >= first,
         "final margin {won} below the start's value {first}"
     );
+}
+
+/// From each 2x6 start, the perfect player follows the proofs (the opening book and the
+/// certificates compiled into the library, `hoyito::strategy`) against opponents of every
+/// kind: at each ply the net seeds it is sure of (won so far, plus the bound the
+/// certificates prove on the position) never fall, and never go below the start's value,
+/// until the game reaches the endgame tables the certificates stand on, or ends.
+#[test]
+fn from_the_start_the_perfect_side_follows_the_proofs_and_keeps_its_value() {
+    let hoyito3 = Rules::new(
+        hoyito::Variant::Hoyito3,
+        6,
+        4,
+        hoyito::LastFour::Capturer,
+        hoyito::CaptureSide::Any,
+    )
+    .unwrap();
+    let opponents = [
+        Opponent::Random,
+        Opponent::Engine(Strength::Level(1)),
+        Opponent::Engine(Strength::Level(2)),
+        // The other side plays perfectly too: the whole game is then known exactly.
+        Opponent::Engine(Strength::Exact),
+    ];
+    let mut plies = 0;
+    for (rules, value) in [(Rules::default(), -28), (hoyito3, -36)] {
+        for (k, opponent) in opponents.into_iter().enumerate() {
+            for perfect in [Side::South, Side::North] {
+                for seed in 0..if matches!(opponent, Opponent::Random) {
+                    3
+                } else {
+                    1
+                } {
+                    let v = if perfect == Side::South {
+                        value
+                    } else {
+                        -value
+                    };
+                    plies += follow(&rules, v, perfect, opponent, 11 + seed + 7 * k as u64);
+                }
+            }
+        }
+    }
+    // 24 games, each followed through the certificates for several plies.
+    assert!(plies >= 24 * 4, "{plies} plies in all");
+}
+
+/// One game from the start of `rules`, worth `value` to `perfect`; returns the plies played
+/// before the game left the certificates.
+fn follow(rules: &Rules, value: i32, perfect: Side, opponent: Opponent, seed: u64) -> usize {
+    let mut engine = Engine::<2>::new(*rules, Strength::Exact, None, 1, 16, seed);
+    // Raised: an exact search stops at once, so the perfect player moves by the proofs
+    // alone (the proven move, else the certificates' move that keeps their bound).
+    let now = AtomicBool::new(true);
+    let never = AtomicBool::new(false);
+    let sign = |side: Side| if side == perfect { 1 } else { -1 };
+    let bound = |p: &Position6| {
+        let k = hoyito::strategy::lookup(rules, p)?;
+        match perfect {
+            Side::South => k.lower,
+            Side::North => k.upper.map(|u| -u),
+        }
+    };
+    let mut p = Position6::start(rules).unwrap();
+    let mut won = 0;
+    let mut sure = bound(&p).expect("the start is proven");
+    assert_eq!(sure, value);
+    for ply in 0.. {
+        let children = p.moves(rules);
+        let children = children.children();
+        if children.is_empty() {
+            match p.passed(rules) {
+                Some(q) => {
+                    p = q;
+                    continue;
+                }
+                None => return ply,
+            }
+        }
+        let mover = p.side_to_move();
+        let mv = match (mover == perfect, opponent) {
+            (false, Opponent::Random) => children[engine.rng().below(children.len())].mv,
+            (false, Opponent::Engine(s)) if s != Strength::Exact => {
+                engine.choose(rules, &p, s, &never).unwrap().mv
+            }
+            _ => engine.choose(rules, &p, Strength::Exact, &now).unwrap().mv,
+        };
+        let c = children.iter().find(|c| c.mv == mv).unwrap();
+        won += sign(mover) * c.gain as i32;
+        if c.ended_game {
+            assert!(
+                won >= sure,
+                "{rules}: the game ended at {won}, below {sure}"
+            );
+            return ply + 1;
+        }
+        let Some(b) = bound(&c.position) else {
+            // Out of the certificates: into the tables they stand on (28 seeds at most).
+            let seeds = c.position.seeds_on_board();
+            assert!(
+                seeds <= 28,
+                "{rules}: the proofs stop at {} ({seeds} seeds)",
+                c.position
+            );
+            assert!(ply >= 3, "{rules}: the proofs stop after {ply} plies");
+            return ply + 1;
+        };
+        let next = won + b;
+        assert!(
+            next >= sure,
+            "{rules}, {opponent:?}, perfect {perfect:?}, ply {ply} at {p}: move {} lets the sure \
+             value fall from {sure} to {next}",
+            mv.0
+        );
+        sure = next;
+        assert!(sure >= value);
+        p = c.position;
+    }
+    unreachable!()
 }

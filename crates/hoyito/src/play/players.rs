@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hoyito_rules::{Move, Note, Position, Rules};
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
@@ -35,6 +35,11 @@ impl Strength {
         }
     }
 }
+
+/// How long the perfect player (exact strength) searches for the exact value of a position
+/// where the certificates prove only its own bound (after the other side left their
+/// strategy), before it plays the certificates' move, which keeps that bound.
+pub const PERFECT_SEARCH_MS: u64 = 10_000;
 
 /// Depth and the margin (seeds below the best value) within which a level picks at random.
 const LEVELS: [(u32, i32); 5] = [(2, 8), (4, 4), (6, 0), (10, 0), (14, 0)];
@@ -179,6 +184,12 @@ impl<const W: usize> Engine<W> {
     /// The move in `p` at `strength` (`None` when the side to move has none). Setting
     /// `stop` makes it move now: the move of the last finished iteration, or of the bounds
     /// proven so far (the shallow searches of levels 1 and 2 do not heed it).
+    ///
+    /// The exact strength plays perfectly: the proven move of the opening book or of the
+    /// certificates ([`crate::strategy`]) where they know the value, else an exact search;
+    /// where the certificates prove only the mover's own bound, that search gets
+    /// [`PERFECT_SEARCH_MS`] (or until `stop`), and if it does not finish the certificates'
+    /// move is played, which keeps the bound.
     pub fn choose(
         &mut self,
         rules: &Rules,
@@ -187,9 +198,29 @@ impl<const W: usize> Engine<W> {
         stop: &AtomicBool,
     ) -> Option<Choice> {
         let start = Instant::now();
+        let known = if strength == Strength::Exact {
+            if let Some((mv, value)) = crate::strategy::proven_move(rules, p) {
+                return Some(Choice {
+                    mv: Move(mv),
+                    note: Note {
+                        value: Some(value),
+                        exact: true,
+                        best: Some(Move(mv)),
+                        time_ms: Some(start.elapsed().as_millis() as u64),
+                        text: "proven by the opening book or a certificate".to_string(),
+                    },
+                });
+            }
+            crate::strategy::lookup(rules, p).filter(|k| k.keep.is_some())
+        } else {
+            None
+        };
         let at = self.player(strength);
         let player = &self.players[at].1;
-        let (limits, margin) = Self::level_limits(player, strength, p);
+        let (mut limits, margin) = Self::level_limits(player, strength, p);
+        if known.is_some() {
+            limits.time = Some(Duration::from_millis(PERFECT_SEARCH_MS));
+        }
         let searcher = &player.searcher;
         // Each move from a clean table, so that a position gets the same move whatever came
         // before it (undo, hints, other games).
@@ -210,6 +241,25 @@ impl<const W: usize> Engine<W> {
             (mv, top, false, best)
         } else {
             let r = searcher.search_controlled(p, &limits, stop, &|_| {});
+            if let Some(k) = known.filter(|_| !r.exact) {
+                // The certificates' move keeps the bound they prove for the mover.
+                let bound = k.kept(p).unwrap_or(r.score);
+                let own = match p.side_to_move() {
+                    hoyito_rules::Side::South => bound,
+                    hoyito_rules::Side::North => -bound,
+                };
+                let mv = Move(k.keep.unwrap_or_default());
+                return Some(Choice {
+                    mv,
+                    note: Note {
+                        value: Some(own),
+                        exact: false,
+                        best: Some(mv),
+                        time_ms: Some(start.elapsed().as_millis() as u64),
+                        text: format!("keeps the proven bound: at least {own} for the mover"),
+                    },
+                });
+            }
             let mv = match r.best {
                 Some(m) => m,
                 None => p.moves(rules).children().first()?.mv,
