@@ -737,16 +737,19 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value = "engine")]
     pub north: PlayerArg,
     /// Engine strength, 1 (shallow, a seeded choice among near-best moves) to 5 (perfect
-    /// where an exact search is quick or the tables reach, else a 3 s search); from level 3
-    /// the engine plays perfectly inside the endgame tables [default: 3]. It holds for both
-    /// sides unless --south-level or --north-level (or -depth, -time-ms) say otherwise.
+    /// where an exact search is quick or the tables reach, else a 3 s search), or `perfect`
+    /// (as --exact: the proven move of the opening book and the certificates from the
+    /// start, else an exact search); from level 3 the engine plays perfectly inside the
+    /// endgame tables [default: 3]. It holds for both sides unless --south-level or
+    /// --north-level (or -depth, -time-ms) say otherwise.
     #[arg(
         long,
-        value_parser = clap::value_parser!(u8).range(1..=5),
+        value_name = "LEVEL",
+        value_parser = parse_level,
         allow_negative_numbers = true,
         conflicts_with_all = ["depth", "time_ms", "exact"]
     )]
-    pub level: Option<u8>,
+    pub level: Option<LevelArg>,
     /// The engine searches this many plies for each move (instead of a level).
     #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["time_ms", "exact"])]
     pub depth: Option<u32>,
@@ -757,7 +760,10 @@ pub struct PlayArgs {
         conflicts_with = "exact"
     )]
     pub time_ms: Option<u64>,
-    /// The engine proves the value of every move it plays (slow on full boards).
+    /// The engine plays perfectly: the proven move where the opening book or the
+    /// certificates know the value (from the start), else it proves the value of the move it
+    /// plays (slow on full boards; where the certificates prove a bound it keeps, it plays
+    /// their move after 10 s). The same as --level perfect.
     #[arg(long)]
     pub exact: bool,
     /// South's engine plays at this level, 1 to 5, whatever --level, --depth, --time-ms or
@@ -1006,4 +1012,23 @@ pub struct CheckTablesArgs {
     /// Print no progress and no line per pass on standard error.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// A `--level`: 1 to 5, or perfect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelArg {
+    /// A level, 1 to 5.
+    Level(u8),
+    /// Perfect play (as `--exact`).
+    Perfect,
+}
+
+fn parse_level(s: &str) -> Result<LevelArg, String> {
+    match s {
+        "perfect" => Ok(LevelArg::Perfect),
+        _ => match s.parse::<u8>() {
+            Ok(n @ 1..=5) => Ok(LevelArg::Level(n)),
+            _ => Err(format!("the level is 1 to 5 or perfect, not '{s}'")),
+        },
+    }
 }

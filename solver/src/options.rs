@@ -107,10 +107,13 @@ impl From<&PlayArgs> for PlayOptions {
         PlayOptions {
             south: a.south.into(),
             north: a.north.into(),
-            level: a.level,
+            level: match a.level {
+                Some(crate::cli::LevelArg::Level(n)) => Some(n),
+                _ => None,
+            },
             depth: a.depth,
             time_ms: a.time_ms,
-            exact: a.exact,
+            exact: a.exact || a.level == Some(crate::cli::LevelArg::Perfect),
             south_level: a.south_level,
             north_level: a.north_level,
             south_depth: a.south_depth,

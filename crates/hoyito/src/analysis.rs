@@ -119,7 +119,8 @@ pub struct AnalysisOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
-    /// The opening book: a proven value with its certificate.
+    /// The opening book, or a position of the strategies the certificates prove: a proven
+    /// value with its certificate.
     Book,
     /// The endgame tables: the position is within them.
     Tables,
@@ -268,11 +269,12 @@ impl fmt::Display for Analysis {
             writeln!(f, "proven bounds {lower} ..= {upper}")?;
         }
         if self.source == Source::Book {
-            return writeln!(
-                f,
-                "from the opening book: proven, no search ({:.3} s)",
-                self.seconds
-            );
+            let from = if self.mode.starts_with("opening book") {
+                "the opening book"
+            } else {
+                "the certificates"
+            };
+            return writeln!(f, "from {from}: proven, no search ({:.3} s)", self.seconds);
         }
         let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
         writeln!(f, "depth {}, pv {}", self.depth, pv.join(" "))?;
@@ -901,8 +903,9 @@ impl hoyito_tables::Progress for Until {
     }
 }
 
-/// The answer of the opening book, when it holds `p` and `best` was given no limit (or
-/// `--exact`), no `--all-moves` and no `--no-book`.
+/// The answer of the opening book, or of the certificates' strategies where they prove the
+/// value of `p` ([`crate::strategy`]), when `best` was given no limit (or `--exact`), no
+/// `--all-moves` and no `--no-book`.
 fn from_book<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
@@ -913,15 +916,34 @@ fn from_book<const W: usize>(
         return None;
     }
     let start = std::time::Instant::now();
-    let e = crate::book::lookup(rules, p)?;
-    Some(Analysis {
-        position: p.to_string(),
-        source: Source::Book,
-        mode: format!(
+    let e = match crate::book::lookup(rules, p) {
+        Some(e) => e,
+        None => {
+            // A position of the proven strategies the certificates hold, both bounds met.
+            let (mv, value) = crate::strategy::proven_move(rules, p)?;
+            crate::book::Entry {
+                value,
+                best: Some(mv),
+                plies: 0,
+                certificate: String::new(),
+            }
+        }
+    };
+    let mode = if e.certificate.is_empty() {
+        "proven: a position of the strategies of the certificates of the source repository \
+         (data/proofs, data/book; solve check-proof checks them)"
+            .to_string()
+    } else {
+        format!(
             "opening book: proven; the certificate is {} of the source repository (solve \
              check-proof checks it)",
             e.certificate
-        ),
+        )
+    };
+    Some(Analysis {
+        position: p.to_string(),
+        source: Source::Book,
+        mode,
         threads: 1,
         repeatable: true,
         tables_max_seeds: 0,

@@ -292,17 +292,21 @@ impl<const W: usize> Engine<W> {
     }
 
     /// The best move and value of `p` for its side to move (`hint`, `eval`), by the
-    /// analysis policy: the opening book's proven value where it holds `p`, else the
+    /// analysis policy: the proven value of the opening book or the certificates
+    /// ([`crate::strategy`]) where they hold `p`, else the
     /// search (exact where that is quick, inside the tables, or at the chosen strength).
     pub fn analyse(&self, p: &Position<W>) -> SearchResult {
-        if let Some(e) = crate::book::lookup(&self.rules, p) {
-            let best = e.best.map(Move);
+        let proven = crate::book::lookup(&self.rules, p)
+            .map(|e| (e.best, e.value))
+            .or_else(|| crate::strategy::proven_move(&self.rules, p).map(|(m, v)| (Some(m), v)));
+        if let Some((best, value)) = proven {
+            let best = best.map(Move);
             return SearchResult {
                 best,
-                score: e.value,
+                score: value,
                 exact: true,
-                lower: e.value,
-                upper: e.value,
+                lower: value,
+                upper: value,
                 depth: 0,
                 pv: best.into_iter().collect(),
                 nodes: 0,
