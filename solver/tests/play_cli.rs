@@ -419,7 +419,7 @@ fn bad_arguments_fail_before_any_game() {
     let bad_record = d.join("bad.txt");
     std::fs::write(&bad_record, "S1 S2 *\n").unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--level", "6"], "--level"),
+        (vec!["--level", "6"], "1 to 5 or perfect"),
         (vec!["--level", "0"], "--level"),
         (vec!["--depth", "0"], "--depth"),
         (vec!["--south", "robot"], "robot"),
@@ -665,6 +665,10 @@ fn a_scripted_game_prints_the_golden_transcript() {
     );
 }
 
+/// A board of 48 seeds that no game from the start reaches: neither the opening book nor a
+/// certificate knows it.
+const OFF_THE_PROOFS: &str = "3,5,4,4,4,4/4,4,4,4,4,4 S";
+
 /// `stop` as many times as a scripted game may need, then `quit`: each think of the engine
 /// takes one `stop`; those left are read at the person's prompt, where nothing thinks.
 fn stops_then_quit() -> String {
@@ -674,9 +678,17 @@ fn stops_then_quit() -> String {
 #[test]
 fn stop_typed_while_the_engine_thinks_makes_it_move_now() {
     let dir = tempfile::tempdir().unwrap();
-    // An exact search of the full board would not end within any test: only `stop` ends it.
+    // An exact search of a full board off the proofs (no game from the start reaches it)
+    // would not end within any test: only `stop` ends it.
     let args = [
-        "--south", "engine", "--north", "human", "--exact", "--record", "g.txt",
+        OFF_THE_PROOFS,
+        "--south",
+        "engine",
+        "--north",
+        "human",
+        "--exact",
+        "--record",
+        "g.txt",
     ];
     let (ok, out, err) = play_in(dir.path(), &args, stops_then_quit());
     assert!(ok, "{err}");
@@ -703,7 +715,15 @@ fn ctrl_c_while_the_engine_thinks_makes_it_move_and_at_the_prompt_quits() {
     let rec = dir.path().join("g.txt");
     let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
         .env("HOYITO_CACHE", "off")
-        .args(["play", "--south", "engine", "--north", "human", "--exact"])
+        .args([
+            "play",
+            OFF_THE_PROOFS,
+            "--south",
+            "engine",
+            "--north",
+            "human",
+        ])
+        .arg("--exact")
         .arg("--record")
         .arg(&rec)
         .current_dir(dir.path())
@@ -734,7 +754,8 @@ fn ctrl_c_while_the_engine_thinks_makes_it_move_and_at_the_prompt_quits() {
             .status()
             .is_ok_and(|s| s.success())
     };
-    // The engine thinks on a full board with an exact search: only Ctrl-C makes it move.
+    // The engine thinks on a full board off the proofs with an exact search: only Ctrl-C
+    // makes it move.
     read_until(&|t| t.contains("South thinks"), &mut seen);
     if !interrupt() {
         eprintln!("skipped: no kill command to send Ctrl-C");
@@ -933,4 +954,29 @@ fn a_match_tally_is_said_once_at_the_end() {
         .filter(|l| l.starts_with("match after 2 of 2 rounds"))
         .count();
     assert_eq!(last, 1, "{out}");
+}
+
+#[test]
+fn the_perfect_level_plays_the_proven_moves_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    // South (a person) plays the proven 1; North plays perfectly: each of its moves comes
+    // from the book or the certificates at once, with its exact value. North captures six
+    // times in a row, down to 24 seeds and still to move, out of the certificates (into the
+    // tables they stand on): there it thinks, is stopped, and South quits.
+    let args = [
+        "--south", "human", "--north", "engine", "--level", "perfect", "--record", "g.txt",
+    ];
+    let (ok, out, err) = play_in(dir.path(), &args, "1\nstop\nquit\n");
+    assert!(ok, "{err}");
+    let r = &records(&dir.path().join("g.txt"))[0];
+    let north: Vec<String> = r.plies[1..7].iter().map(|p| p.to_string()).collect();
+    let holes: Vec<&str> = north.iter().map(|p| &p[..2]).collect();
+    assert_eq!(holes, ["N6", "N4", "N6", "N1", "N1", "N2"], "{r}");
+    // North's value from each position on: the start's 28 less what it has taken.
+    for (ply, value) in r.plies[1..7].iter().zip([28, 24, 20, 16, 12, 8]) {
+        let note = ply.note.as_ref().unwrap();
+        assert!(note.exact, "{r}");
+        assert_eq!(note.value, Some(value), "{r}");
+    }
+    assert_eq!(out.matches("North thinks").count(), 1, "{out}");
 }

@@ -173,8 +173,12 @@ impl<const W: usize> Engine<W> {
     }
 
     /// Whether the search of `p` at `strength` may take long enough that a person wants to
-    /// stop it: a search by time, or an exact search that is not quick.
+    /// stop it: a search by time, or an exact search that is not quick (and not answered by
+    /// the proofs).
     pub fn may_take_long(&mut self, strength: Strength, p: &Position<W>) -> bool {
+        if strength == Strength::Exact && crate::strategy::proven_move(&self.rules, p).is_some() {
+            return false;
+        }
         let at = self.player(strength);
         let player = &self.players[at].1;
         let (limits, _) = Self::level_limits(player, strength, p);
