@@ -103,7 +103,8 @@ class HoyitoEnv:
     tables=None, max_plies=None, seed=None)
 
     - opponent: "random", a level 1..5 (or "level N": the engine as ``solve play`` plays),
-      "perfect" (proven values where the book, the tables or a quick exact search reach),
+      "perfect" (proven values where the book, the certificates, the tables or a quick
+      exact search reach),
       an :class:`hoyito.Opponent`, a callable from a Position to a hole, or None: the caller
       plays both sides (``current_player`` says whose turn it is).
     - player: the agent's side, "S" (moves first from the start) or "N".

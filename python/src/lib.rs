@@ -1320,8 +1320,9 @@ enum AnyOpponent {
 }
 
 /// A computer player: "random", the engine at a level (1 to 5, as `solve play --level`), or
-/// "perfect" (the proven best move where the opening book, the endgame tables or a quick
-/// exact search reach; else the engine at level 5).
+/// "perfect" (the proven best move where the opening book, the certificates, the endgame
+/// tables or a quick exact search reach; else the engine at level 5, or the certificates'
+/// move that keeps their bound).
 ///
 /// Opponent(kind="random", rules=None, tables=None, seed=0). A perfect player on 2x6 with no
 /// tables stands on those up to 16 seeds of the small tables cache (built into it once,

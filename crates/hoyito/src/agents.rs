@@ -1,7 +1,8 @@
 //! Players for programs that learn to play: random games in batches ([`random_playouts`]),
 //! seeded and run on all cores, and an [`Opponent`] that picks moves as a random player, as
 //! the engine at a level, or as a perfect player (proven values where the opening book, the
-//! endgame tables or a quick exact search reach, else the engine's strongest level). The
+//! certificates, the endgame tables or a quick exact search reach, else the engine's
+//! strongest level). The
 //! Python package's environment for learning agents stands on these.
 //!
 //! ```
