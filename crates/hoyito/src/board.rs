@@ -506,25 +506,27 @@ fn trace_view<const W: usize>(rules: &Rules, before: &Position<W>, mv: Move) -> 
     })
 }
 
-/// The book's value of `p` for its side to move, passing first when it must.
+/// The proven value of `p` for its side to move from the opening book or the certificates'
+/// strategies ([`crate::strategy`]), passing first when it must.
 fn book_value<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<i32> {
-    if let Some(e) = crate::book::lookup(rules, p) {
-        return Some(e.value);
+    if let Some(v) = crate::strategy::proven_value(rules, p) {
+        return Some(v);
     }
     let (settled, status) = p.settle(rules);
     if status == Status::Over {
         return Some(0);
     }
-    let e = crate::book::lookup(rules, &settled)?;
+    let v = crate::strategy::proven_value(rules, &settled)?;
     Some(if settled.side_to_move() == p.side_to_move() {
-        e.value
+        v
     } else {
-        -e.value
+        -v
     })
 }
 
-/// The proven value of every legal move of `p` from the opening book, when the book holds
-/// every move's result (`None` otherwise, or when `p` has no move).
+/// The proven value of every legal move of `p` from the opening book or the certificates'
+/// strategies, when they hold every move's result (`None` otherwise, or when `p` has no
+/// move).
 pub fn book_moves<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<Vec<MoveValue>> {
     let list = p.moves(rules);
     if list.is_empty() || rules.holes() != 6 {
