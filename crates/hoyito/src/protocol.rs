@@ -119,6 +119,9 @@ pub fn run_script(script: &str) -> Result<String> {
 /// input, which stops a search still running. `solve engine` serves standard input; the
 /// fuzz target `engine_protocol` serves its bytes.
 pub fn serve(input: &mut impl BufRead, output: impl Write + Send + 'static) -> Result<()> {
+    // The certificates' strategies are read before the first command, so that a search
+    // names its fallback move at once (a stop right after `go` answers with it).
+    crate::strategy::warm();
     let mut settings = Settings {
         out: Output(Arc::new(Mutex::new(Box::new(output)))),
         rules: Rules::default(),

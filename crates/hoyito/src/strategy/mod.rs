@@ -137,6 +137,12 @@ fn add(table: &mut Table, holes: usize, entries: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Reads the compiled certificates now (once per process; a few tens of milliseconds),
+/// rather than at the first lookup.
+pub fn warm() {
+    all();
+}
+
 /// The key of `p`: its rows, then its side to move (as a certificate entry starts).
 fn key<const W: usize>(p: &Position<W>) -> Vec<u8> {
     let mut k: Vec<u8> = (0..2 * p.holes()).map(|i| p.seeds(i)).collect();
