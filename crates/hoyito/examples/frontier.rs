@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use hoyito::search::certificate::board;
 use hoyito::{book, strategy, CaptureSide, LastFour, Position6, Rules, Variant};
 
 /// What the proofs know of a position: exactly, one bound, nothing.
@@ -65,7 +66,7 @@ fn main() -> hoyito::Result<()> {
                             None => break,
                         }
                     }
-                    if seen.insert(strategy_key(&q)) {
+                    if seen.insert(board(&q)) {
                         next.push(q);
                     }
                 }
@@ -90,10 +91,4 @@ fn main() -> hoyito::Result<()> {
         println!("{}", counts.line(&format!("the positions of {path}")));
     }
     Ok(())
-}
-
-/// A position's board and side to move, without the seeds captured.
-fn strategy_key(p: &Position6) -> String {
-    let s = p.with_captured(0, 0).to_string();
-    s.rsplit_once(' ').map_or(s.clone(), |(b, _)| b.to_string())
 }

@@ -920,7 +920,7 @@ fn from_book<const W: usize>(
         Some(e) => e,
         None => {
             // A position of the proven strategies the certificates hold, both bounds met.
-            let (mv, value) = crate::strategy::proven_move(rules, p)?;
+            let (mv, value) = crate::strategy::certified_move(rules, p)?;
             crate::book::Entry {
                 value,
                 best: Some(mv),

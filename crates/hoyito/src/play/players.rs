@@ -302,7 +302,7 @@ impl<const W: usize> Engine<W> {
     pub fn analyse(&self, p: &Position<W>) -> SearchResult {
         let proven = crate::book::lookup(&self.rules, p)
             .map(|e| (e.best, e.value))
-            .or_else(|| crate::strategy::proven_move(&self.rules, p).map(|(m, v)| (Some(m), v)));
+            .or_else(|| crate::strategy::certified_move(&self.rules, p).map(|(m, v)| (Some(m), v)));
         if let Some((best, value)) = proven {
             let best = best.map(Move);
             return SearchResult {

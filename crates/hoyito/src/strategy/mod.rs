@@ -188,6 +188,12 @@ pub fn proven_move<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<(u8
             return Some((mv, e.value));
         }
     }
+    certified_move(rules, p)
+}
+
+/// As [`proven_move`], from the certificates alone (for callers that asked the book
+/// already): the move and the value for the side to move, where both bounds meet.
+pub fn certified_move<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<(u8, i32)> {
     let k = lookup(rules, p)?;
     let south = k.exact()?;
     let value = match p.side_to_move() {
