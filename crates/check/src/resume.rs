@@ -213,16 +213,25 @@ impl<'r, 'a> Kept<'r, 'a> {
         self.resume
     }
 
-    /// The report of the layer verified on the same ground by an earlier run, if any.
-    pub(crate) fn verified(&self) -> Result<Option<LayerReport>, CheckError> {
-        let Some(path) = self.resume.file(&self.name, self.seeds, "verified") else {
+    /// The state file of this layer with extension `ext` and its bytes, if there is a state
+    /// folder and the file exists.
+    fn read(&self, ext: &str) -> Result<Option<(PathBuf, Vec<u8>)>, CheckError> {
+        let Some(path) = self.resume.file(&self.name, self.seeds, ext) else {
             return Ok(None);
         };
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_error(&path, e)),
+        match fs::read(&path) {
+            Ok(b) => Ok(Some((path, b))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_error(&path, e)),
+        }
+    }
+
+    /// The report of the layer verified on the same ground by an earlier run, if any.
+    pub(crate) fn verified(&self) -> Result<Option<LayerReport>, CheckError> {
+        let Some((path, bytes)) = self.read("verified")? else {
+            return Ok(None);
         };
+        let text = String::from_utf8_lossy(&bytes);
         let mut lines = text.lines();
         if lines.next() != Some(VERIFIED_HEAD) {
             return Err(damaged(&path, "unknown first line"));
@@ -286,13 +295,8 @@ impl<'r, 'a> Kept<'r, 'a> {
     /// The partial state of an earlier run on the same ground: where it stood and its bits
     /// (one word per 64 positions).
     pub(crate) fn partial(&self) -> Result<Option<(Standing, Vec<u64>)>, CheckError> {
-        let Some(path) = self.resume.file(&self.name, self.seeds, "partial") else {
+        let Some((path, bytes)) = self.read("partial")? else {
             return Ok(None);
-        };
-        let bytes = match fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_error(&path, e)),
         };
         if bytes.len() < 48 || !bytes.len().is_multiple_of(8) || &bytes[..8] != PARTIAL_MAGIC {
             return Err(damaged(&path, "not a partial state"));
