@@ -353,8 +353,10 @@ pub struct ProveArgs {
         allow_negative_numbers = true
     )]
     pub guess_depth: u32,
-    /// Threads for loading the tables and the guess [default: all cores]; the proofs run on
-    /// one.
+    /// Threads for loading the tables and the guess [default: all cores]. With two or more,
+    /// a proof that lasts over half a second proves two thresholds of the value at once (the
+    /// bounds memory then split between them); with 1, a run resumed from its state writes
+    /// the record and certificate that an unstopped one does.
     #[arg(long, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Most memory for the bounds the proofs keep, in MiB (about 30 bytes a bound on 2x6;

@@ -262,13 +262,14 @@ impl Spinner {
 }
 
 /// Says on stderr that the small tables are about to be built into the cache, when an
-/// exact answer or proof of `d` (`None`: the start) given the tables folder `tables` will
-/// build them (see `hoyito::cache::pending`): the first one of a set of rules takes about
-/// 15 s more.
+/// exact answer or (`proof`) a proof of `d` (`None`: the start) given the tables folder
+/// `tables` will build them (see `hoyito::cache::pending_up_to`): the first one of a set of
+/// rules takes about 15 s more, a proof of a large position about a minute (the 20-seed layer).
 pub fn say_cache_build(
     rules: &hoyito::Rules,
     d: Option<&hoyito::Diagram>,
     tables: Option<&std::path::Path>,
+    proof: bool,
 ) {
     let seeds: usize = match d {
         Some(d) => d
@@ -279,12 +280,17 @@ pub fn say_cache_build(
             .sum(),
         None => rules.total_seeds(),
     };
-    if let Some(dir) = hoyito::cache::pending(rules, seeds, tables) {
+    let top = if proof {
+        hoyito::cache::proof_layers(seeds)
+    } else {
+        hoyito::cache::CACHE_MAX_SEEDS
+    };
+    if let Some(dir) = hoyito::cache::pending_up_to(rules, seeds, tables, top) {
         eprintln!(
-            "building the endgame tables up to {} seeds into the cache {} (once for these \
-             rules, about 15 s; HOYITO_CACHE=off turns the cache off)",
-            hoyito::cache::CACHE_MAX_SEEDS,
-            dir.display()
+            "building the endgame tables up to {top} seeds into the cache {} (once for these \
+             rules, {}; HOYITO_CACHE=off turns the cache off)",
+            dir.display(),
+            hoyito::cache::build_estimate(top)
         );
     }
 }

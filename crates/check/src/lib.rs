@@ -75,17 +75,20 @@ pub fn check_file(cert: &Path, tables: Option<&Path>) -> Result<Report, CheckErr
 /// ([`values`]: every value the game's value given the smaller layers, the least fixpoint),
 /// not only read and checksummed, so that the proof rests on this crate alone. Returns the
 /// report of the tables' verification too (`None` when the certificate names no tables).
+/// With a state folder in `resume`, a layer verified earlier over the same files is taken
+/// from its record there, and each layer verified is recorded ([`resume`]).
 pub fn check_file_verifying_tables(
     cert: &Path,
     tables: Option<&Path>,
     progress: &dyn Progress,
+    resume: &Resume,
 ) -> Result<(Report, Option<TablesReport>), CheckError> {
     let certificate = Certificate::read(cert)?;
     let (opened, verified) = match (certificate.tables, tables) {
         (Some(max_seeds), Some(dir)) => {
             let started = std::time::Instant::now();
             let opened = Tables::open(dir, &certificate.rules, max_seeds)?;
-            let layers = verify_all(&opened, &certificate.rules, progress, &Resume::none())?;
+            let layers = verify_all(&opened, &certificate.rules, progress, resume)?;
             let report = TablesReport {
                 rules: certificate.rules,
                 max_seeds,

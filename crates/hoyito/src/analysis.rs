@@ -762,7 +762,8 @@ fn small_layers_in_memory(
 }
 
 /// The small layers from the user's cache (see [`cache`](crate::cache)), up to
-/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds, when an exact analysis would
+/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds (and the 20-seed layer when a
+/// proof built it), when an exact analysis would
 /// build them in memory: built into the cache first when they are missing and the analysis
 /// has no time limit (under one, only what the cache holds already). `None`: not wanted, the
 /// cache is off, or it lacks them under a time limit.
@@ -773,7 +774,9 @@ fn small_layers_cached(
     tables: Option<&Tables>,
     deadline: Option<Instant>,
 ) -> Result<Option<crate::cache::SmallTables>> {
-    let want = small_layers(rules, a, seeds, tables, crate::cache::CACHE_MAX_SEEDS);
+    // The layers up to 16 seeds, built when missing, and the 20-seed one when a proof built
+    // it.
+    let want = small_layers(rules, a, seeds, tables, crate::cache::CACHE_PROOF_SEEDS);
     if want == 0 {
         return Ok(None);
     }

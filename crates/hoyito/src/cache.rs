@@ -14,6 +14,12 @@
 //! repository, while building one set takes seconds and only the rules a user plays are
 //! built.
 //!
+//! A proof of a position with more than [`PROOF_LAYER_FROM`] seeds also builds the 20-seed
+//! layer into the cache ([`CACHE_PROOF_SEEDS`]: about 35 s more on two cores, once, and 42 MB
+//! for one set of rules). Over it the Hoyito II start is proven in about 8 s, against about
+//! a minute over the layers up to 16 seeds: the layer costs less than one such proof. An
+//! exact answer reads it when it is there, and never builds it.
+//!
 //! The folder is `$HOYITO_CACHE` (the words `off` or `0`, or an empty value, turn the cache
 //! off), else `$XDG_CACHE_HOME/hoyito`, else `$HOME/.cache/hoyito`; its `tables` subfolder
 //! has the layout of any tables folder (see docs/table-format.md), so that
@@ -31,8 +37,37 @@ use anyhow::{Context as _, Result};
 use hoyito_rules::Rules;
 use hoyito_tables::{key_dir, Progress, TableError, TableKey, Tables};
 
-/// The largest layer the cache holds: every layer up to it, 8, 12 and 16 seeds.
+/// The largest layer every exact answer builds into the cache: the layers of 8, 12 and 16
+/// seeds.
 pub const CACHE_MAX_SEEDS: usize = 16;
+
+/// The largest layer the cache holds: a proof of a large position also builds the 20-seed
+/// layer ([`proof_layers`]).
+pub const CACHE_PROOF_SEEDS: usize = 20;
+
+/// A proof of a position with more seeds than this builds the cache's layers up to
+/// [`CACHE_PROOF_SEEDS`] seeds, not only up to [`CACHE_MAX_SEEDS`].
+pub const PROOF_LAYER_FROM: usize = 32;
+
+/// The largest layer the cache builds for a proof of a position of `seeds` seeds:
+/// [`CACHE_PROOF_SEEDS`] above [`PROOF_LAYER_FROM`] seeds, else [`CACHE_MAX_SEEDS`].
+pub fn proof_layers(seeds: usize) -> usize {
+    if seeds > PROOF_LAYER_FROM {
+        CACHE_PROOF_SEEDS
+    } else {
+        CACHE_MAX_SEEDS
+    }
+}
+
+/// About how long building the cache's layers up to `top` seeds takes on two cores, for a
+/// front's message.
+pub fn build_estimate(top: usize) -> &'static str {
+    if top > CACHE_MAX_SEEDS {
+        "about a minute"
+    } else {
+        "about 15 s"
+    }
+}
 
 /// The environment variable that names the cache folder (or turns the cache off).
 pub const CACHE_ENV: &str = "HOYITO_CACHE";
@@ -57,12 +92,15 @@ pub fn cache_tables_dir() -> Option<PathBuf> {
     cache_root().map(|root| root.join("tables"))
 }
 
-/// The small tables as the cache holds them now, up to `seeds` seeds and at most
-/// [`CACHE_MAX_SEEDS`], without building anything: `None` when the cache is off, the board
-/// is not 2x6, or a layer is missing or damaged.
+/// The small tables as the cache holds them now, up to `seeds` seeds (every layer up to
+/// [`CACHE_MAX_SEEDS`] seeds, and the one of [`CACHE_PROOF_SEEDS`] when a proof built it),
+/// without building anything: `None` when the cache is off, the board is not 2x6, or a
+/// layer up to [`CACHE_MAX_SEEDS`] seeds is missing or damaged.
 pub fn cached_tables(rules: &Rules, seeds: usize) -> Option<SmallTables> {
     let dir = cache_tables_dir()?;
-    let tables = open_complete(&dir, rules, seeds).ok().flatten()?;
+    let tables = open_complete(&dir, rules, seeds, CACHE_MAX_SEEDS)
+        .ok()
+        .flatten()?;
     Some(SmallTables {
         tables,
         dir,
@@ -77,16 +115,32 @@ pub fn cached_tables(rules: &Rules, seeds: usize) -> Option<SmallTables> {
 /// [`CACHE_MAX_SEEDS`] are not all there yet. A front says so before an exact answer or a
 /// proof (`None`: nothing to build).
 pub fn pending(rules: &Rules, seeds: usize, tables: Option<&Path>) -> Option<PathBuf> {
+    pending_up_to(rules, seeds, tables, CACHE_MAX_SEEDS)
+}
+
+/// [`pending`] for a command that builds the cache's layers up to `top` seeds (a proof:
+/// [`proof_layers`]).
+pub fn pending_up_to(
+    rules: &Rules,
+    seeds: usize,
+    tables: Option<&Path>,
+    top: usize,
+) -> Option<PathBuf> {
     let dir = cache_tables_dir()?;
     let default_built =
         Tables::headers(Path::new(crate::DEFAULT_TABLES_DIR), rules).is_ok_and(|h| !h.is_empty());
     let needed = rules.holes() == 6 && seeds > 8 && tables.is_none() && !default_built;
-    (needed && cached_tables(rules, CACHE_MAX_SEEDS).is_none()).then_some(dir)
+    let want = seeds.min(top).max(CACHE_MAX_SEEDS);
+    let there = open_complete(&dir, rules, want, top)
+        .ok()
+        .flatten()
+        .is_some();
+    (needed && !there).then_some(dir)
 }
 
 /// What [`small_tables`] found or did.
 pub struct SmallTables {
-    /// The tables, up to the position's seeds and at most [`CACHE_MAX_SEEDS`].
+    /// The tables, up to the position's seeds and at most [`CACHE_PROOF_SEEDS`].
     pub tables: Arc<Tables>,
     /// The folder they are in (give it to the checker as `--tables`).
     pub dir: PathBuf,
@@ -103,23 +157,38 @@ pub fn small_tables(
     seeds: usize,
     progress: &dyn Progress,
 ) -> Result<Option<SmallTables>> {
+    small_tables_up_to(rules, seeds, CACHE_MAX_SEEDS, progress)
+}
+
+/// [`small_tables`] building the layers up to `top` seeds (at most [`CACHE_PROOF_SEEDS`]; a
+/// proof: [`proof_layers`]).
+pub fn small_tables_up_to(
+    rules: &Rules,
+    seeds: usize,
+    top: usize,
+    progress: &dyn Progress,
+) -> Result<Option<SmallTables>> {
     let Some(dir) = cache_tables_dir() else {
         return Ok(None);
     };
     if rules.holes() != 6 || seeds <= 8 {
         return Ok(None);
     }
-    let want = seeds.min(CACHE_MAX_SEEDS);
-    if let Some(cached) = cached_tables(rules, want) {
-        return Ok(Some(cached));
+    let top = top.clamp(CACHE_MAX_SEEDS, CACHE_PROOF_SEEDS);
+    if let Ok(Some(tables)) = open_complete(&dir, rules, seeds, top) {
+        return Ok(Some(SmallTables {
+            tables,
+            dir,
+            built_ms: None,
+        }));
     }
     let t0 = Instant::now();
-    match build(&dir, rules, progress) {
+    match build(&dir, rules, top, progress) {
         Ok(()) => {}
         Err(e) if is_interrupted(&e) => return Ok(None),
         Err(e) => return Err(e),
     }
-    let tables = open_complete(&dir, rules, want)
+    let tables = open_complete(&dir, rules, seeds, top)
         .with_context(|| format!("cannot read the cached tables in {}", dir.display()))?
         .with_context(|| format!("the cached tables in {} are incomplete", dir.display()))?;
     Ok(Some(SmallTables {
@@ -129,14 +198,21 @@ pub fn small_tables(
     }))
 }
 
-/// The tables of `dir` up to `seeds` seeds (at most [`CACHE_MAX_SEEDS`]) when every cached
-/// layer up to there is present (`None`: some are missing).
-fn open_complete(dir: &Path, rules: &Rules, seeds: usize) -> Result<Option<Arc<Tables>>> {
-    let want = seeds.min(CACHE_MAX_SEEDS);
-    // The cache's layers step by 4 from 16: 8, 12, 16.
+/// The tables of `dir` up to `seeds` seeds (at most [`CACHE_PROOF_SEEDS`]) when every
+/// cached layer up to `seeds` and `top` seeds, the smaller, is present (`None`: some are
+/// missing).
+fn open_complete(
+    dir: &Path,
+    rules: &Rules,
+    seeds: usize,
+    top: usize,
+) -> Result<Option<Arc<Tables>>> {
+    let want = seeds.min(top);
+    // The cache's layers step by 4 from 8: 8, 12, 16, 20.
     let expected = want - want % 4;
-    let tables = Tables::open_up_to(dir, rules, want)?;
-    Ok((expected >= 8 && tables.max_seeds() >= expected).then(|| Arc::new(tables)))
+    let tables = Tables::open_up_to(dir, rules, seeds.min(CACHE_PROOF_SEEDS))?;
+    let complete = (8..=expected).step_by(4).all(|n| tables.has_layer(n));
+    Ok((expected >= 8 && complete).then(|| Arc::new(tables)))
 }
 
 /// Whether `e` is a build stopped by its progress.
@@ -147,9 +223,9 @@ fn is_interrupted(e: &anyhow::Error) -> bool {
     )
 }
 
-/// Builds the layers of `rules` up to [`CACHE_MAX_SEEDS`] in `dir`, holding the cache's
-/// lock; a damaged layer is removed and the build runs once more.
-fn build(dir: &Path, rules: &Rules, progress: &dyn Progress) -> Result<()> {
+/// Builds the layers of `rules` up to `top` seeds in `dir`, holding the cache's lock; a
+/// damaged layer is removed and the build runs once more.
+fn build(dir: &Path, rules: &Rules, top: usize, progress: &dyn Progress) -> Result<()> {
     let folder = key_dir(dir, &TableKey::of(rules));
     std::fs::create_dir_all(&folder)
         .with_context(|| format!("cannot create the cache folder {}", folder.display()))?;
@@ -159,14 +235,19 @@ fn build(dir: &Path, rules: &Rules, progress: &dyn Progress) -> Result<()> {
     // Another process building the same rules: wait for it, then reuse its layers.
     lock.lock()
         .with_context(|| format!("cannot lock {}", lock_path.display()))?;
-    let first = hoyito_tables::build(dir, rules, CACHE_MAX_SEEDS, progress);
+    // A damaged layer, even one above `top`, would keep the cache from being read: the
+    // layers go, and are built again (a cache is ours to rebuild).
+    if Tables::open_up_to(dir, rules, CACHE_PROOF_SEEDS).is_err() {
+        remove_layers(&folder)?;
+    }
+    let first = hoyito_tables::build(dir, rules, top, progress);
     let result = match first {
         Err(TableError::Interrupted { .. }) | Ok(_) => first,
         Err(_) => {
             // A damaged or mismatched layer (a cache is ours to rebuild): remove the
             // layers and build them again.
             remove_layers(&folder)?;
-            hoyito_tables::build(dir, rules, CACHE_MAX_SEEDS, progress)
+            hoyito_tables::build(dir, rules, top, progress)
         }
     };
     drop(lock);

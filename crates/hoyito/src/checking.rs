@@ -74,13 +74,17 @@ impl fmt::Display for CheckReport {
     }
 }
 
+/// The folder of the cache that keeps the checker's records of the cached layers it
+/// verified.
+pub const CHECKED_DIR: &str = "checked";
+
 /// The cache's tables folder when the certificate rests on tables of at most
-/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds and the cache holds its rules'
-/// layers up to there (as the checker reads them).
+/// [`CACHE_PROOF_SEEDS`](crate::cache::CACHE_PROOF_SEEDS) seeds and the cache holds its
+/// rules' layers up to there (as the checker reads them).
 fn cached_tables_of(certificate: &Path) -> Option<PathBuf> {
     let dir = crate::cache::cache_tables_dir()?;
     let c = hoyito_check::Certificate::read(certificate).ok()?;
-    let max_seeds = c.tables.filter(|&n| n <= crate::cache::CACHE_MAX_SEEDS)?;
+    let max_seeds = c.tables.filter(|&n| n <= crate::cache::CACHE_PROOF_SEEDS)?;
     hoyito_check::Tables::open(&dir, &c.rules, max_seeds).ok()?;
     Some(dir)
 }
@@ -88,7 +92,7 @@ fn cached_tables_of(certificate: &Path) -> Option<PathBuf> {
 /// Checks the certificate `certificate` over the tables folder `tables` (when it rests on
 /// tables); with `verify_tables`, every layer it rests on is verified first, `progress`
 /// told of each pass. A certificate on tables of at most
-/// [`CACHE_MAX_SEEDS`](crate::cache::CACHE_MAX_SEEDS) seeds given no folder is checked over
+/// [`CACHE_PROOF_SEEDS`](crate::cache::CACHE_PROOF_SEEDS) seeds given no folder is checked over
 /// the user's cache, whose layers are verified first (see [`cache`](crate::cache)). A
 /// rejected certificate is an error naming the failing entry.
 pub fn check_proof(
@@ -101,17 +105,28 @@ pub fn check_proof(
     // A certificate on small tables, given no folder: the user's cache (where `prove`
     // without table files put them), verified by the checker itself, since the engine
     // built them.
+    // The checker's records of the cached layers it verified are kept in the cache too
+    // (`checked`), so that it verifies each layer once, not at every check; a record names
+    // the checksums of the files it was made over, and is not used for others.
     let mut verify_tables = verify_tables;
     let mut tables = tables.map(Path::to_path_buf);
+    let mut resume = Resume::none();
     if tables.is_none() {
         if let Some(dir) = cached_tables_of(certificate) {
             tables = Some(dir);
             verify_tables = true;
+            resume.state = crate::cache::cache_root().map(|root| root.join(CHECKED_DIR));
+        }
+    }
+    if let Some(state) = &resume.state {
+        if std::fs::create_dir_all(state).is_err() {
+            resume.state = None;
         }
     }
     let tables = tables.as_deref();
     let (report, verified) = if verify_tables {
-        let (report, verified) = check_file_verifying_tables(certificate, tables, progress)?;
+        let (report, verified) =
+            check_file_verifying_tables(certificate, tables, progress, &resume)?;
         let layers = verified.map(|v| v.layers.iter().map(LayerOut::of).collect());
         (report, layers)
     } else {

@@ -4,7 +4,10 @@
 use std::path::Path;
 
 use hoyito::analysis::{analyse, AnalysisOptions};
-use hoyito::cache::{cache_root, cached_tables, small_tables, CACHE_ENV};
+use hoyito::cache::{
+    cache_root, cached_tables, pending, pending_up_to, proof_layers, small_tables, CACHE_ENV,
+    CACHE_MAX_SEEDS, CACHE_PROOF_SEEDS,
+};
 use hoyito::proof::{prove, ProofControl, ProofOptions};
 use hoyito::tables::Quiet;
 use hoyito::{Diagram, Rules};
@@ -51,8 +54,27 @@ fn the_cache_is_built_once_used_and_rebuilt_when_damaged() {
         hoyito::checking::check_proof(&cert, None, false, &hoyito::check::Silent).unwrap();
     let json = serde_json::to_value(&checked).unwrap();
     assert_eq!(json["tables_max_seeds"], 16);
-    // The checker verified the cached layers before it used them.
-    assert_eq!(json["tables_verified"].as_array().map(Vec::len), Some(3));
+    // The checker verified the cached layers before it used them, and recorded it in the
+    // cache: a second check takes them from its records.
+    let earlier = |json: &serde_json::Value| -> Vec<bool> {
+        let layers = json["tables_verified"].as_array().unwrap();
+        layers.iter().map(|l| l["earlier"] == true).collect()
+    };
+    assert_eq!(earlier(&json), [false; 3]);
+    assert!(dir.path().join("checked").is_dir());
+    let again_checked =
+        hoyito::checking::check_proof(&cert, None, false, &hoyito::check::Silent).unwrap();
+    assert_eq!(earlier(&serde_json::to_value(&again_checked).unwrap()), [true; 3]);
+
+    // A proof of a large position would build the 20-seed layer too; an exact answer, not.
+    assert_eq!(proof_layers(48), CACHE_PROOF_SEEDS);
+    assert_eq!(proof_layers(32), CACHE_MAX_SEEDS);
+    assert_eq!(pending(&rules, 48, None), None);
+    assert_eq!(
+        pending_up_to(&rules, 48, None, proof_layers(48)).as_deref(),
+        Some(again.dir.as_path())
+    );
+    assert_eq!(pending_up_to(&rules, 32, None, proof_layers(32)), None);
 
     // A layer damaged in its values: not used, then rebuilt.
     let layer = again

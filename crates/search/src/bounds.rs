@@ -80,6 +80,18 @@ impl<const W: usize> BoundCache<W> {
         e.1 = e.1.min(hi as i16);
     }
 
+    /// Narrows the bounds held by every bound `other` holds (pinned ones are not pinned here).
+    pub fn absorb(&mut self, other: &BoundCache<W>) {
+        for (key, &(lo, hi)) in &other.map {
+            if self.map.len() >= self.max_len && !self.map.contains_key(key) {
+                self.make_room();
+            }
+            let e = self.map.entry(*key).or_insert((lo, hi));
+            e.0 = e.0.max(lo);
+            e.1 = e.1.min(hi);
+        }
+    }
+
     /// [`BoundCache::tighten`], and the bounds of `p` are never forgotten from now on.
     pub fn pin(&mut self, p: &Position<W>, lo: i32, hi: i32) {
         self.tighten(p, lo, hi);

@@ -211,6 +211,12 @@ impl Recorder {
         }
     }
 
+    /// Numbers the proofs recorded from now on after those `other` recorded (two provers
+    /// writing one record: a proof's claims may then rest on the other's, of lower rank).
+    pub(crate) fn continue_after(&mut self, other: &Recorder) {
+        self.seq = self.seq.max(other.seq);
+    }
+
     /// Claims written so far.
     pub fn written(&self) -> u64 {
         self.written

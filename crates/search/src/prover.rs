@@ -9,20 +9,20 @@ use std::time::Instant;
 use hoyito_rules::{Move, Position, Probe, Rules, Side};
 
 use crate::certificate::{Claim, Kind, Recorder};
-use crate::context::{Budget, Context};
+use crate::context::{Budget, Context, Stopped};
 use crate::threshold::ThresholdProver;
 
 /// Figures of a running proof that another thread may read (for progress).
 #[derive(Debug, Default)]
 pub struct Gauge {
-    /// Positions explored so far (updated every 1024).
+    /// Positions explored so far (updated every 1024), by every prover that reports here.
     pub explored: AtomicU64,
     /// Threshold proofs finished.
     pub proofs: AtomicU64,
     /// Proofs of captures given up at their cap, to be tried again with a larger one if
     /// still needed ([`Prover::capture_cap`]).
     pub given_up: AtomicU64,
-    /// Claims recorded.
+    /// Claims recorded, by every prover that reports here.
     pub claims: AtomicU64,
     /// Seeds on the board of the position whose proof is running now (the deepest one).
     pub seeds: AtomicU32,
@@ -42,6 +42,8 @@ pub struct Prover<const W: usize> {
     rules: Rules,
     threshold: ThresholdProver<W>,
     probe: Option<Box<dyn Probe<W>>>,
+    /// How long [`Prover::value_beside`] proves alone before its helper joins.
+    helper_after: std::time::Duration,
 }
 
 impl<const W: usize> Prover<W> {
@@ -61,6 +63,7 @@ impl<const W: usize> Prover<W> {
             rules,
             threshold: ThresholdProver::new(rules, 0, 0, cache_bytes),
             probe,
+            helper_after: Self::HELPER_AFTER,
         }
     }
 
@@ -91,6 +94,15 @@ impl<const W: usize> Prover<W> {
     pub fn capture_cap(&mut self, work: u64) {
         self.threshold.capture_cap(work);
     }
+
+    /// Lets the helper of [`Prover::value_beside`] join after `after` (default
+    /// [`Prover::HELPER_AFTER`]).
+    pub fn helper_after(&mut self, after: std::time::Duration) {
+        self.helper_after = after;
+    }
+
+    /// How long [`Prover::value_beside`] proves alone before its helper joins.
+    pub const HELPER_AFTER: std::time::Duration = std::time::Duration::from_millis(500);
 
     /// The first cap of a capture's proof that [`Prover::new`] sets: 2^18 positions.
     pub const DEFAULT_CAPTURE_CAP: u64 = 1 << 18;
@@ -136,6 +148,118 @@ impl<const W: usize> Prover<W> {
         let south = p.side_to_move() == Side::South;
         let guess = guess.map(|g| if south { g } else { -g });
         self.threshold.value_from(&cx, p, guess)
+    }
+
+    /// [`Prover::value`] on two threads: this prover and `helper` (a prover of the same rules
+    /// and tables) prove two thresholds of the value at once. The first is the one
+    /// [`Prover::value`] would ask; the second, the one it would ask next if the first's
+    /// answer is the one the guess points to (the guess -25 of the Hoyito II start asks
+    /// "at least -24?" and "at least -28?" side by side). A threshold that the answers
+    /// found meanwhile settle is stopped, and its prover takes the next. Each prover proves
+    /// its thresholds alone, with its own cache; both record into their recorders (one
+    /// record: see [`crate::certificate::Recorder`]). At the end this prover takes in the
+    /// helper's bounds, so that the move that keeps the value, asked next, is found from
+    /// what either proved.
+    ///
+    /// The helper joins only after [`Prover::HELPER_AFTER`] ([`Prover::helper_after`]): a value proven sooner is proven
+    /// as [`Prover::value`] does it, on one thread (small positions gain nothing from a
+    /// second, whose guesses would only take memory and the other core).
+    ///
+    /// Unlike [`Prover::value`], which proofs run and in what order depends on which ends
+    /// first: a run resumed from its record proves the same value, but its record and
+    /// certificate may differ from an unstopped run's.
+    pub fn value_beside(
+        &mut self,
+        helper: &mut Prover<W>,
+        p: &Position<W>,
+        guess: Option<i32>,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Result<i32, (i32, i32)> {
+        let south = p.side_to_move() == Side::South;
+        let sign = if south { 1 } else { -1 };
+        // South's view from here on.
+        let raw = guess.map_or(0, |g| sign * g);
+        let s = crate::threshold::step(p);
+        let g = crate::threshold::align(p, raw);
+        helper.threshold.absorb(&self.threshold);
+        let (mut lo, mut hi) = self.threshold.known(self.probe.as_deref(), p);
+        // Each worker's own stop, raised when its threshold is settled or the run stops.
+        let halts = [AtomicBool::new(false), AtomicBool::new(false)];
+        let probes = [self.probe.as_deref(), helper.probe.as_deref()];
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, i32, Result<bool, Stopped>)>();
+        let (started, self_after) = (Instant::now(), self.helper_after);
+        std::thread::scope(|scope| {
+            let mut idle: [Option<&mut ThresholdProver<W>>; 2] =
+                [Some(&mut self.threshold), Some(&mut helper.threshold)];
+            let mut handles: [Option<(i32, std::thread::ScopedJoinHandle<'_, _>)>; 2] =
+                [None, None];
+            loop {
+                let stopped =
+                    stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+                for (i, h) in handles.iter().enumerate() {
+                    if let Some((t, _)) = h {
+                        if stopped || *t <= lo || *t > hi {
+                            halts[i].store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                for i in 0..2 {
+                    let early = i == 1 && started.elapsed() < self_after;
+                    if stopped || lo >= hi || idle[i].is_none() || early {
+                        continue;
+                    }
+                    // The other's threshold, unless settled (then it is being stopped).
+                    let busy = handles
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .find_map(|(_, h)| h.as_ref().map(|(t, _)| *t))
+                        .filter(|&t| lo < t && t <= hi);
+                    let Some(t) = second_threshold(lo, hi, g, raw, s, busy) else {
+                        continue;
+                    };
+                    let prover = idle[i].take().expect("an idle prover");
+                    let (tx, halt, probe) = (tx.clone(), &halts[i], probes[i]);
+                    handles[i] = Some((
+                        t,
+                        scope.spawn(move || {
+                            let cx = context(probe, halt, deadline);
+                            prover.start(deadline);
+                            let answer = prover.south_at_least_top(&cx, p, t);
+                            // The receiver lives as long as the scope.
+                            let _ = tx.send((i, t, answer));
+                            prover
+                        }),
+                    ));
+                }
+                if handles.iter().all(Option::is_none) {
+                    break;
+                }
+                match rx.recv_timeout(std::time::Duration::from_millis(20)) {
+                    Ok((i, t, answer)) => {
+                        let (_, handle) = handles[i].take().expect("a running proof");
+                        idle[i] = Some(handle.join().expect("a proof's thread panicked"));
+                        halts[i].store(false, Ordering::Relaxed);
+                        match answer {
+                            Ok(true) => lo = lo.max(t),
+                            Ok(false) => hi = hi.min(t - s),
+                            Err(Stopped) => {}
+                        }
+                    }
+                    Err(_) => continue,
+                }
+            }
+        });
+        self.threshold.absorb(&helper.threshold);
+        self.threshold.pin(p, lo, hi);
+        if lo >= hi {
+            Ok(sign * lo)
+        } else if south {
+            Err((lo, hi))
+        } else {
+            Err((-hi, -lo))
+        }
     }
 
     /// A move of `p` that keeps its value `v` (for its side to move), captures first;
@@ -194,6 +318,25 @@ impl<const W: usize> Prover<W> {
     }
 }
 
+/// The threshold a second prover asks while another proves `busy` (none: the first one),
+/// of a value (South's view) known to lie in `lo..=hi` on the lattice of step `s`, guessed
+/// at `raw` (aligned: `g`): the one the value's proof would ask after `busy`'s answer, the
+/// answer the guess points to first; `None` when neither answer leaves anything to ask.
+fn second_threshold(lo: i32, hi: i32, g: i32, raw: i32, s: i32, busy: Option<i32>) -> Option<i32> {
+    use crate::threshold::next_threshold;
+    let Some(b) = busy else {
+        return Some(next_threshold(lo, hi, g, s));
+    };
+    // "At least b" splits lo..=hi into lo..=b-s (no) and b..=hi (yes).
+    let no = (lo < b - s).then(|| next_threshold(lo, b - s, g, s));
+    let yes = (b < hi).then(|| next_threshold(b, hi, g, s));
+    if raw >= b {
+        yes.or(no)
+    } else {
+        no.or(yes)
+    }
+}
+
 /// A context of `probe` and a budget that ends at `stop` or `deadline`, with no limit on
 /// the work.
 fn context<'a, const W: usize>(
@@ -208,11 +351,5 @@ fn context<'a, const W: usize>(
             deadline,
             node_limit: u64::MAX,
         },
-    }
-}
-
-impl Gauge {
-    pub(crate) fn explored(&self, n: u64) {
-        self.explored.store(n, Ordering::Relaxed);
     }
 }

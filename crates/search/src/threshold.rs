@@ -77,6 +77,9 @@ pub(crate) struct ThresholdProver<const W: usize> {
     recorder: Option<crate::certificate::Recorder>,
     /// Where figures go for progress reports, if anywhere.
     gauge: Option<std::sync::Arc<crate::prover::Gauge>>,
+    /// The work and claims this prover has added to the gauge so far (two provers may
+    /// share one: each adds what it did since).
+    reported: (u64, u64),
     /// Which positions a proof explores next.
     explore: Explore,
     /// The work a capture's proof inside a focused proof may do the first time it is tried.
@@ -99,6 +102,7 @@ impl<const W: usize> ThresholdProver<W> {
             retro: crate::retro::Retro::new(rules, retro_cap),
             recorder: None,
             gauge: None,
+            reported: (0, 0),
             explore: Explore::default(),
             capture_cap: crate::prover::Prover::<W>::DEFAULT_CAPTURE_CAP,
         }
@@ -137,6 +141,16 @@ impl<const W: usize> ThresholdProver<W> {
         self.bounds.tighten(p, lo, hi);
     }
 
+    /// Takes in every bound `other` has proven (a helper's, or the main prover's before a
+    /// helper starts), and numbers the proofs it records from now on after the other's, so
+    /// that the ranks still fall along every claim that rests on one of the other's.
+    pub fn absorb(&mut self, other: &ThresholdProver<W>) {
+        self.bounds.absorb(&other.bounds);
+        if let (Some(mine), Some(theirs)) = (&mut self.recorder, &other.recorder) {
+            mine.continue_after(theirs);
+        }
+    }
+
     /// Forgets the bounds proven so far.
     pub fn forget(&mut self) {
         self.bounds.clear();
@@ -145,6 +159,12 @@ impl<const W: usize> ThresholdProver<W> {
     /// Bounds held in the cache, and bounds it forgot to make room.
     pub fn cache_figures(&self) -> (usize, u64) {
         (self.bounds.len(), self.bounds.dropped())
+    }
+
+    /// Keeps `lo ..= hi` as bounds of South's value of `p` that are never forgotten (proven
+    /// by a helper, [`crate::prover::Prover::value_beside`]).
+    pub(crate) fn pin(&mut self, p: &Position<W>, lo: i32, hi: i32) {
+        self.bounds.pin(p, lo, hi);
     }
 
     /// Keeps the answer to "is South's value of `p` at least `t`", asked from outside.
@@ -313,7 +333,7 @@ impl<const W: usize> ThresholdProver<W> {
     /// [`ThresholdProver::south_at_least`] for a question asked from outside (not an exit
     /// inside a proof): first a line of the attacker's captures alone
     /// ([`ThresholdProver::line`]), then the proof.
-    fn south_at_least_top(
+    pub(crate) fn south_at_least_top(
         &mut self,
         cx: &Context<'_, W>,
         root: &Position<W>,
@@ -337,7 +357,10 @@ impl<const W: usize> ThresholdProver<W> {
         if self.since_poll >= crate::alphabeta::poll_interval(budget.node_limit, 1) {
             self.since_poll = 0;
             if let Some(g) = &self.gauge {
-                g.explored(self.work());
+                let work = self.work();
+                g.explored
+                    .fetch_add(work.saturating_sub(self.reported.0), Ordering::Relaxed);
+                self.reported.0 = work;
                 g.seeds.store(root.seeds_on_board(), Ordering::Relaxed);
             }
             budget.check(self.work_done())?;
@@ -350,7 +373,10 @@ impl<const W: usize> ThresholdProver<W> {
         if let Some(r) = &mut self.recorder {
             r.record(claims);
             if let Some(g) = &self.gauge {
-                g.claims.store(r.written(), Ordering::Relaxed);
+                let written = r.written();
+                g.claims
+                    .fetch_add(written.saturating_sub(self.reported.1), Ordering::Relaxed);
+                self.reported.1 = written;
             }
         }
     }
@@ -695,7 +721,7 @@ pub(crate) fn step<const W: usize>(p: &Position<W>) -> i32 {
 /// what is left. A value k steps from the guess takes about 2 log2 k proofs where stepping
 /// by one took k + 1 (the 84-seed Hoyito II start, worth -84 for South where the guess was
 /// -36: 7 against 12), and one within a step of it the two or three it always did.
-fn next_threshold(lo: i32, hi: i32, g: i32, s: i32) -> i32 {
+pub(crate) fn next_threshold(lo: i32, hi: i32, g: i32, s: i32) -> i32 {
     debug_assert!(lo < hi && (hi - lo) % s == 0 && (g - lo) % s == 0);
     // "At least t" is undecided for the thresholds a..=b.
     let (a, b) = (lo + s, hi);

@@ -649,3 +649,83 @@ fn hoyito2_opponent_side_2x3_three_seeds() {
         150,
     );
 }
+
+/// Two provers side by side ([`Prover::value_beside`]), writing one record: the values equal
+/// the reference whatever the guess (none, too low, too high, right), the moves that keep
+/// them too, the helper does part of the work, and the record of both gives certificates
+/// whose claims all hold. Stopped before it starts, it proves nothing and says so.
+#[test]
+fn two_provers_side_by_side_prove_the_values_with_one_record() {
+    for r in [
+        rules(Variant::Hoyito2, 3, 2),
+        rules(Variant::Hoyito3, 4, 2),
+        rules(Variant::Hoyito2, 4, 2),
+    ] {
+        let want = reference(&r);
+        let all = reachable(&r);
+        let record = Shared::default();
+        let mut main = prover(r, FOCUSED);
+        let mut helper = prover(r, FOCUSED);
+        main.record(Recorder::new(Box::new(record.clone()), 1));
+        helper.record(Recorder::new(Box::new(record.clone()), 1));
+        // The helper joins at once (small proofs end before it would).
+        main.helper_after(std::time::Duration::ZERO);
+        let stop = AtomicBool::new(false);
+        let mut roots = Vec::new();
+        let step = (all.len() / 120).max(1);
+        for (i, p) in all.iter().step_by(step).enumerate() {
+            let u = want[&p.board_key()];
+            let mover = |v: i32| {
+                if p.side_to_move() == Side::South {
+                    v
+                } else {
+                    -v
+                }
+            };
+            let guess = [None, Some(mover(u) - 5), Some(mover(u) + 3), Some(mover(u))][i % 4];
+            let v = main
+                .value_beside(&mut helper, p, guess, &stop, None)
+                .unwrap();
+            assert_eq!(mover(v), u, "{r} {p}: guess {guess:?}");
+            if let Some(m) = main.keeping_move(p, v, &stop, None).unwrap() {
+                assert_eq!(move_value_ref(&r, p, m, &want), v, "{r} {p}: move {m}");
+            }
+            for kind in [Kind::AtLeast, Kind::AtMost] {
+                roots.push(Root {
+                    position: *p,
+                    kind,
+                    bound: u,
+                });
+            }
+        }
+        assert!(helper.explored() > 0, "{r}: the helper did nothing");
+        main.finish().unwrap();
+        helper.finish().unwrap();
+        let bytes = record.0.lock().unwrap().clone();
+        let (claims, read) = certificate::read_record::<2>(&r, &bytes[..]).unwrap();
+        assert_eq!(read as usize, bytes.len());
+        let cert = certificate::extract(&r, claims, &roots, None).unwrap();
+        for c in &cert {
+            let u = want[&c.position.board_key()];
+            assert!(
+                c.kind.holds(c.bound, u),
+                "{r}: false claim {c:?}, value {u}"
+            );
+        }
+        // Stopped at once: the bounds known, not a value.
+        let open = all
+            .iter()
+            .rev()
+            .find(|p| p.is_live() && p.seeds_on_board() == r.total_seeds() as u32)
+            .unwrap();
+        let mut fresh = prover(r, FOCUSED);
+        let mut beside = prover(r, FOCUSED);
+        let stopped = AtomicBool::new(true);
+        let n = open.seeds_on_board() as i32;
+        assert_eq!(
+            fresh.value_beside(&mut beside, open, None, &stopped, None),
+            Err((-n, n)),
+            "{r} {open}"
+        );
+    }
+}

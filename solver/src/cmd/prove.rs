@@ -11,7 +11,7 @@ use crate::common::{emit, resolve, stop_flag, Spinner};
 pub fn prove(rules_args: &RuleArgs, json: bool, a: &ProveArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
     if !a.no_tables {
-        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref());
+        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref(), true);
     }
     let spinner = Spinner::new()?;
     let progress = |p: &ProofProgress| spinner.say(|| format!("[{:.0} s] {p}", p.seconds));

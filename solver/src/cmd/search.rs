@@ -16,7 +16,7 @@ use crate::options::match_options;
 pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
     if a.exact && a.time_ms.is_none() && !a.no_tables {
-        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref());
+        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref(), false);
     }
     let watchdog = Watchdog::new(move |answer| {
         if let Some(r) = answer {

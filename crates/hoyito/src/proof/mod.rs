@@ -23,10 +23,10 @@
 //! ```
 
 use std::fmt;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
@@ -73,7 +73,8 @@ pub struct ProofOptions {
     pub time_limit: Option<u64>,
     /// Depth of the search that guesses the value, so that the proofs start next to it.
     pub guess_depth: u32,
-    /// Threads for loading the tables and the guess (`None`: all cores).
+    /// Threads for loading the tables and the guess, and for the proofs (two or more: the
+    /// value's thresholds two at a time, [`Prover::value_beside`]; `None`: all cores).
     pub threads: Option<usize>,
     /// Most memory for the bounds the proofs keep, in MiB (`None`: a third of the
     /// machine's).
@@ -246,13 +247,11 @@ fn prove_sized<const W: usize>(
     let probe = |t: &Arc<Tables>| Box::new(Arc::clone(t)) as Box<dyn Probe<W>>;
     let cache_mb = a.cache_mb.unwrap_or_else(default_cache_mb);
     let gauge = Arc::new(Gauge::default());
-    let (mut prover, claims_resumed) = new_prover(
-        rules,
-        a,
-        (tables.as_ref().map(probe), cache_mb),
-        state,
-        &gauge,
-    )?;
+    // A second prover beside the first on a second core, for the value's thresholds.
+    let beside = a.at_least.is_none() && search_threads(a.threads)? >= 2;
+    let probes = (tables.as_ref().map(probe), tables.as_ref().map(probe));
+    let (mut prover, mut helper, claims_resumed) =
+        new_prover(rules, a, (probes, cache_mb, beside), state, &gauge)?;
 
     let searcher = guesser(rules, a, tables.as_ref())?;
     let guess_of = |q: &Position<W>| {
@@ -275,11 +274,16 @@ fn prove_sized<const W: usize>(
     let low_memory = AtomicBool::new(false);
     let (outcome, threshold, best, moves) = prove_watched(
         &job,
-        &mut prover,
+        (&mut prover, helper.as_mut()),
         control,
         (start, memory_reserve_mb, &low_memory),
     );
+    let helped = match helper {
+        Some(h) => finish_prover(h, &run.record_path)?.0,
+        None => 0,
+    };
     let (explored, cache_bounds, cache_dropped) = finish_prover(prover, &run.record_path)?;
+    let explored = explored + helped;
     let legal = p.moves(rules).len();
     let moves = moves.filter(|m| m.len() == legal);
     let complete = is_complete(a, (threshold, outcome, best, moves.as_deref()), legal);
@@ -356,7 +360,7 @@ fn open_run<const W: usize>(
     })??;
     // No table files given or built: the small layers of the user's cache (built there
     // the first time), which settle in milliseconds what a proof would explore millions
-    // of positions for.
+    // of positions for; up to 20 seeds for a large position (`cache::proof_layers`).
     let mut tables_dir = a.tables.clone().or_else(|| {
         tables
             .is_some()
@@ -365,7 +369,7 @@ fn open_run<const W: usize>(
     if tables.is_none() && !a.no_tables && a.tables.is_none() {
         let stop = crate::cache::StopOn(stop);
         let small = with_threads(a.threads, || {
-            crate::cache::small_tables(rules, seeds, &stop)
+            crate::cache::small_tables_up_to(rules, seeds, crate::cache::proof_layers(seeds), &stop)
         })??;
         if let Some(small) = small {
             tables = Some(small.tables);
@@ -389,25 +393,69 @@ fn open_run<const W: usize>(
     })
 }
 
-/// The prover of a run: its cache of bounds within `cache_mb` MiB, its way of exploring and
-/// its cap on captures' proofs, the claims of the state taken in, recording into the state
-/// and counting on `gauge`. Returns it and the claims taken in.
+/// The prover of a run, and with `beside` a helper for a second core: their caches of
+/// bounds within `cache_mb` MiB together, their way of exploring and their cap on captures'
+/// proofs, the claims of the state taken in (by the first; the helper takes them from it
+/// when it starts), both recording into the state and counting on `gauge`. Returns them and
+/// the claims taken in.
+#[allow(clippy::type_complexity)]
 fn new_prover<const W: usize>(
     rules: &Rules,
     a: &ProofOptions,
-    (probe, cache_mb): (Option<Box<dyn Probe<W>>>, u64),
+    ((probe, helper_probe), cache_mb, beside): (
+        (Option<Box<dyn Probe<W>>>, Option<Box<dyn Probe<W>>>),
+        u64,
+        bool,
+    ),
     state: &State,
     gauge: &Arc<Gauge>,
-) -> Result<(Prover<W>, u64)> {
+) -> Result<(Prover<W>, Option<Prover<W>>, u64)> {
     let cache_bytes = usize::try_from(cache_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
-    let mut prover = Prover::<W>::with_cache(*rules, probe, cache_bytes);
-    prover.explore(a.explore);
-    prover.capture_cap(a.capture_cap);
+    let cache_bytes = if beside { cache_bytes / 2 } else { cache_bytes };
+    let new = |probe| {
+        let mut prover = Prover::<W>::with_cache(*rules, probe, cache_bytes);
+        prover.explore(a.explore);
+        prover.capture_cap(a.capture_cap);
+        prover.gauge(Arc::clone(gauge));
+        prover
+    };
+    let mut prover = new(probe);
     let (claims_resumed, first_seq) = resume(rules, state, &mut prover)?;
-    let out = BufWriter::with_capacity(1 << 20, state.record.try_clone()?);
-    prover.record(Recorder::new(Box::new(out), first_seq));
-    prover.gauge(Arc::clone(gauge));
-    Ok((prover, claims_resumed))
+    let out = Arc::new(Mutex::new(BufWriter::with_capacity(
+        1 << 20,
+        state.record.try_clone()?,
+    )));
+    let record =
+        |out: &Arc<Mutex<_>>| Recorder::new(Box::new(SharedRecord(Arc::clone(out))), first_seq);
+    prover.record(record(&out));
+    let helper = beside.then(|| {
+        let mut helper = new(helper_probe);
+        helper.record(record(&out));
+        helper
+    });
+    Ok((prover, helper, claims_resumed))
+}
+
+/// The state's record as two provers write it: each proof's claims in one piece, under a
+/// lock (a [`Recorder`] writes them with one `write_all`).
+struct SharedRecord(Arc<Mutex<BufWriter<std::fs::File>>>);
+
+impl Write for SharedRecord {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut out = self
+            .0
+            .lock()
+            .map_err(|_| std::io::Error::other("a prover's thread panicked"))?;
+        out.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("a prover's thread panicked"))?
+            .flush()
+    }
 }
 
 /// The search that guesses values, so that the proofs start next to them: a depth-limited
@@ -488,7 +536,7 @@ struct Job<'a, const W: usize> {
 /// beside them (see [`progress`]): `low_memory` is raised when the run stopped for memory.
 fn prove_watched<const W: usize>(
     job: &Job<'_, W>,
-    prover: &mut Prover<W>,
+    provers: (&mut Prover<W>, Option<&mut Prover<W>>),
     control: &ProofControl<'_>,
     (start, reserve_mb, low_memory): (Instant, u64, &AtomicBool),
 ) -> Found<W> {
@@ -507,17 +555,18 @@ fn prove_watched<const W: usize>(
                 watch,
             )
         });
-        let found = run_proofs(job, prover, &stop, deadline);
+        let found = run_proofs(job, provers, &stop, deadline);
         done.store(true, Ordering::Relaxed);
         found
     })
 }
 
-/// Runs the proofs a run asks for: the answer to `at_least`, or the value, a move that
-/// keeps it and, with `all_moves`, every move's value; each stops at `stop` or `deadline`.
+/// Runs the proofs a run asks for: the answer to `at_least`, or the value (with a helper: on
+/// two threads), a move that keeps it and, with `all_moves`, every move's value; each stops
+/// at `stop` or `deadline`.
 fn run_proofs<const W: usize>(
     job: &Job<'_, W>,
-    prover: &mut Prover<W>,
+    (prover, mut helper): (&mut Prover<W>, Option<&mut Prover<W>>),
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Found<W> {
@@ -535,7 +584,11 @@ fn run_proofs<const W: usize>(
         let outcome = if lo == hi { Ok(lo) } else { Err((lo, hi)) };
         return (outcome, holds.map(|h| (t, h)), None, None);
     }
-    let outcome = prover.value(p, guess, stop, deadline);
+    let mut value = |prover: &mut Prover<W>, q: &Position<W>, g: Option<i32>| match &mut helper {
+        Some(helper) => prover.value_beside(helper, q, g, stop, deadline),
+        None => prover.value(q, g, stop, deadline),
+    };
+    let outcome = value(prover, p, guess);
     let mut best = None;
     let mut moves = None;
     if let Ok(v) = outcome {
@@ -549,7 +602,7 @@ fn run_proofs<const W: usize>(
                     0
                 } else {
                     let g = guess_of(&c.position);
-                    match prover.value(&c.position, g, stop, deadline) {
+                    match value(prover, &c.position, g) {
                         Ok(w) => w,
                         Err(_) => break,
                     }
