@@ -64,7 +64,10 @@ fn the_cache_is_built_once_used_and_rebuilt_when_damaged() {
     assert!(dir.path().join("checked").is_dir());
     let again_checked =
         hoyito::checking::check_proof(&cert, None, false, &hoyito::check::Silent).unwrap();
-    assert_eq!(earlier(&serde_json::to_value(&again_checked).unwrap()), [true; 3]);
+    assert_eq!(
+        earlier(&serde_json::to_value(&again_checked).unwrap()),
+        [true; 3]
+    );
 
     // A proof of a large position would build the 20-seed layer too; an exact answer, not.
     assert_eq!(proof_layers(48), CACHE_PROOF_SEEDS);

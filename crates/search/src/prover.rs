@@ -155,7 +155,9 @@ impl<const W: usize> Prover<W> {
     /// [`Prover::value`] would ask; the second, the one it would ask next if the first's
     /// answer is the one the guess points to (the guess -25 of the Hoyito II start asks
     /// "at least -24?" and "at least -28?" side by side). A threshold that the answers
-    /// found meanwhile settle is stopped, and its prover takes the next. Each prover proves
+    /// found meanwhile settle is stopped, and its prover takes the next: the one the value's
+    /// proof asks next, even when the other prover is on it already (its own cache, warm
+    /// from its last proof, often makes it the quicker; the first to end stops the other). Each prover proves
     /// its thresholds alone, with its own cache; both record into their recorders (one
     /// record: see [`crate::certificate::Recorder`]). At the end this prover takes in the
     /// helper's bounds, so that the move that keeps the value, asked next, is found from
@@ -189,6 +191,8 @@ impl<const W: usize> Prover<W> {
         let probes = [self.probe.as_deref(), helper.probe.as_deref()];
         let (tx, rx) = std::sync::mpsc::channel::<(usize, i32, Result<bool, Stopped>)>();
         let (started, self_after) = (Instant::now(), self.helper_after);
+        // Whether a proof has ended: until then the second prover guesses ahead.
+        let mut answered = false;
         std::thread::scope(|scope| {
             let mut idle: [Option<&mut ThresholdProver<W>>; 2] =
                 [Some(&mut self.threshold), Some(&mut helper.threshold)];
@@ -216,7 +220,7 @@ impl<const W: usize> Prover<W> {
                         .filter(|&(j, _)| j != i)
                         .find_map(|(_, h)| h.as_ref().map(|(t, _)| *t))
                         .filter(|&t| lo < t && t <= hi);
-                    let Some(t) = second_threshold(lo, hi, g, raw, s, busy) else {
+                    let Some(t) = next_beside(lo, hi, (g, raw, s), busy, answered) else {
                         continue;
                     };
                     let prover = idle[i].take().expect("an idle prover");
@@ -238,6 +242,7 @@ impl<const W: usize> Prover<W> {
                 }
                 match rx.recv_timeout(std::time::Duration::from_millis(20)) {
                     Ok((i, t, answer)) => {
+                        answered = true;
                         let (_, handle) = handles[i].take().expect("a running proof");
                         idle[i] = Some(handle.join().expect("a proof's thread panicked"));
                         halts[i].store(false, Ordering::Relaxed);
@@ -318,13 +323,27 @@ impl<const W: usize> Prover<W> {
     }
 }
 
-/// The threshold a second prover asks while another proves `busy` (none: the first one),
-/// of a value (South's view) known to lie in `lo..=hi` on the lattice of step `s`, guessed
-/// at `raw` (aligned: `g`): the one the value's proof would ask after `busy`'s answer, the
-/// answer the guess points to first; `None` when neither answer leaves anything to ask.
-fn second_threshold(lo: i32, hi: i32, g: i32, raw: i32, s: i32, busy: Option<i32>) -> Option<i32> {
+/// The threshold a prover of [`Prover::value_beside`] takes next, of a value (South's view)
+/// known to lie in `lo..=hi` on the lattice of step `s`, guessed at `raw` (aligned: `g`),
+/// while the other proves `busy` (none: it is idle), `answered` once a proof has ended.
+///
+/// The one the value's proof asks next, as [`Prover::value`] would; but while the first two
+/// run, the second takes the one that proof would ask after `busy`'s answer, the answer the
+/// guess points to first. Later, a prover that the next threshold finds busy on it proves it
+/// too, with its own cache (after its own proofs, often the quicker of the two), and the
+/// first to end stops the other. `None` when nothing is left to ask.
+fn next_beside(
+    lo: i32,
+    hi: i32,
+    (g, raw, s): (i32, i32, i32),
+    busy: Option<i32>,
+    answered: bool,
+) -> Option<i32> {
     use crate::threshold::next_threshold;
-    let Some(b) = busy else {
+    if lo >= hi {
+        return None;
+    }
+    let Some(b) = busy.filter(|_| !answered) else {
         return Some(next_threshold(lo, hi, g, s));
     };
     // "At least b" splits lo..=hi into lo..=b-s (no) and b..=hi (yes).
