@@ -157,15 +157,16 @@ impl<const W: usize> Prover<W> {
     /// "at least -24?" and "at least -28?" side by side). A threshold that the answers
     /// found meanwhile settle is stopped, and its prover takes the next: the one the value's
     /// proof asks next, even when the other prover is on it already (its own cache, warm
-    /// from its last proof, often makes it the quicker; the first to end stops the other). Each prover proves
-    /// its thresholds alone, with its own cache; both record into their recorders (one
-    /// record: see [`crate::certificate::Recorder`]). At the end this prover takes in the
-    /// helper's bounds, so that the move that keeps the value, asked next, is found from
-    /// what either proved.
+    /// from its last proof, often makes it the quicker; the first to end stops the other).
+    /// Each prover proves its thresholds alone, with its own cache; both record into their
+    /// recorders (one record: see [`crate::certificate::Recorder`]). At the end this prover
+    /// takes in the helper's bounds, so that the move that keeps the value, asked next, is
+    /// found from what either proved.
     ///
-    /// The helper joins only after [`Prover::HELPER_AFTER`] ([`Prover::helper_after`]): a value proven sooner is proven
-    /// as [`Prover::value`] does it, on one thread (small positions gain nothing from a
-    /// second, whose guesses would only take memory and the other core).
+    /// The helper joins only after [`Prover::HELPER_AFTER`] ([`Prover::helper_after`]): a
+    /// value proven sooner is proven as [`Prover::value`] does it, on one thread (small
+    /// positions gain nothing from a second, whose guesses would only take memory and the
+    /// other core). A panic in either prover's thread goes on in the caller's.
     ///
     /// Unlike [`Prover::value`], which proofs run and in what order depends on which ends
     /// first: a run resumed from its record proves the same value, but its record and
@@ -189,7 +190,8 @@ impl<const W: usize> Prover<W> {
         // Each worker's own stop, raised when its threshold is settled or the run stops.
         let halts = [AtomicBool::new(false), AtomicBool::new(false)];
         let probes = [self.probe.as_deref(), helper.probe.as_deref()];
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, i32, Result<bool, Stopped>)>();
+        type Answer = std::thread::Result<Result<bool, Stopped>>;
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, i32, Answer)>();
         let (started, self_after) = (Instant::now(), self.helper_after);
         // Whether a proof has ended: until then the second prover guesses ahead.
         let mut answered = false;
@@ -230,7 +232,11 @@ impl<const W: usize> Prover<W> {
                         scope.spawn(move || {
                             let cx = context(probe, halt, deadline);
                             prover.start(deadline);
-                            let answer = prover.south_at_least_top(&cx, p, t);
+                            // A panic is sent too (the receiver would wait for ever).
+                            let answer =
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    prover.south_at_least_top(&cx, p, t)
+                                }));
                             // The receiver lives as long as the scope.
                             let _ = tx.send((i, t, answer));
                             prover
@@ -247,9 +253,15 @@ impl<const W: usize> Prover<W> {
                         idle[i] = Some(handle.join().expect("a proof's thread panicked"));
                         halts[i].store(false, Ordering::Relaxed);
                         match answer {
-                            Ok(true) => lo = lo.max(t),
-                            Ok(false) => hi = hi.min(t - s),
-                            Err(Stopped) => {}
+                            Ok(Ok(true)) => lo = lo.max(t),
+                            Ok(Ok(false)) => hi = hi.min(t - s),
+                            Ok(Err(Stopped)) => {}
+                            Err(panic) => {
+                                for h in &halts {
+                                    h.store(true, Ordering::Relaxed);
+                                }
+                                std::panic::resume_unwind(panic)
+                            }
                         }
                     }
                     Err(_) => continue,
