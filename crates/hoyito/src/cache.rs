@@ -175,15 +175,21 @@ pub fn small_tables_up_to(
         return Ok(None);
     }
     let top = top.clamp(CACHE_MAX_SEEDS, CACHE_PROOF_SEEDS);
-    if let Ok(Some(tables)) = open_complete(&dir, rules, seeds, top) {
-        return Ok(Some(SmallTables {
-            tables,
-            dir,
-            built_ms: None,
-        }));
-    }
+    // A layer that cannot be read (damaged, even one above `top`) would keep the cache
+    // from being read after the build too: the build starts afresh.
+    let damaged = match open_complete(&dir, rules, seeds, top) {
+        Ok(Some(tables)) => {
+            return Ok(Some(SmallTables {
+                tables,
+                dir,
+                built_ms: None,
+            }))
+        }
+        Ok(None) => false,
+        Err(_) => true,
+    };
     let t0 = Instant::now();
-    match build(&dir, rules, top, progress) {
+    match build(&dir, rules, top, damaged, progress) {
         Ok(()) => {}
         Err(e) if is_interrupted(&e) => return Ok(None),
         Err(e) => return Err(e),
@@ -223,9 +229,16 @@ fn is_interrupted(e: &anyhow::Error) -> bool {
     )
 }
 
-/// Builds the layers of `rules` up to `top` seeds in `dir`, holding the cache's lock; a
-/// damaged layer is removed and the build runs once more.
-fn build(dir: &Path, rules: &Rules, top: usize, progress: &dyn Progress) -> Result<()> {
+/// Builds the layers of `rules` up to `top` seeds in `dir`, holding the cache's lock; all
+/// layers are removed first when one was found `damaged`, and a layer the build finds
+/// damaged is removed and the build runs once more.
+fn build(
+    dir: &Path,
+    rules: &Rules,
+    top: usize,
+    damaged: bool,
+    progress: &dyn Progress,
+) -> Result<()> {
     let folder = key_dir(dir, &TableKey::of(rules));
     std::fs::create_dir_all(&folder)
         .with_context(|| format!("cannot create the cache folder {}", folder.display()))?;
@@ -235,9 +248,8 @@ fn build(dir: &Path, rules: &Rules, top: usize, progress: &dyn Progress) -> Resu
     // Another process building the same rules: wait for it, then reuse its layers.
     lock.lock()
         .with_context(|| format!("cannot lock {}", lock_path.display()))?;
-    // A damaged layer, even one above `top`, would keep the cache from being read: the
-    // layers go, and are built again (a cache is ours to rebuild).
-    if Tables::open_up_to(dir, rules, CACHE_PROOF_SEEDS).is_err() {
+    // Seen damaged before the lock: still so now that another build, if any, is done?
+    if damaged && Tables::open_up_to(dir, rules, CACHE_PROOF_SEEDS).is_err() {
         remove_layers(&folder)?;
     }
     let first = hoyito_tables::build(dir, rules, top, progress);
