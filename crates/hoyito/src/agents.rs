@@ -31,7 +31,7 @@ use hoyito_tables::Tables;
 use rayon::prelude::*;
 
 use crate::play::{Engine, Strength};
-use crate::setup::{tables_for, Rng};
+use crate::setup::Rng;
 
 /// The results of a batch of random games, in the order of their seeds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -123,10 +123,11 @@ pub enum OpponentKind {
     Random,
     /// The engine at a level, 1 (weakest) to 5, as `solve play --level` plays.
     Level(u8),
-    /// The proven best move where the opening book, the certificates
-    /// ([`crate::strategy`]), the endgame tables or a quick exact search reach; where the
-    /// certificates prove only its own bound, their move, which keeps it; elsewhere the
-    /// engine at level 5.
+    /// The perfect player of every door ([`Strength::Exact`]): the proven best move where
+    /// the opening book, the certificates ([`crate::strategy`]), the endgame tables or a
+    /// proof within [`PERFECT_TIME_MS`](crate::policy::PERFECT_TIME_MS) reach; elsewhere
+    /// the best estimate (the certificates' move where they prove its own bound, which keeps
+    /// it).
     Perfect,
 }
 
@@ -140,10 +141,6 @@ pub struct Opponent<const W: usize> {
     tables: Option<Arc<Tables>>,
     rng: Rng,
 }
-
-/// Seeds on the board up to which a perfect player builds the tables in memory when none are
-/// given (2x6 only): about a second, once.
-const PERFECT_LAYERS: usize = 12;
 
 /// Transposition table of an engine move, in MiB: levels 1 to 4 search a few plies; the
 /// perfect player's exact searches get more.
@@ -162,25 +159,12 @@ impl<const W: usize> Opponent<W> {
                 bail!("level must be between 1 and 5, not {l}");
             }
         }
-        let mut t = match kind {
+        // The tables every door stands on: the files, else the small layers of the user's
+        // cache (built there once), else those up to 12 seeds built in memory.
+        let t = match kind {
             OpponentKind::Random => None,
-            _ => tables_for(&rules, tables, false, rules.total_seeds())?,
+            _ => crate::policy::tables(&rules, tables, false, rules.total_seeds(), true)?,
         };
-        if kind == OpponentKind::Perfect && t.is_none() {
-            // The user's cache of the small tables (built there once), where it is on.
-            t = crate::cache::small_tables(&rules, rules.total_seeds(), &hoyito_tables::Quiet)?
-                .map(|small| small.tables);
-        }
-        if kind == OpponentKind::Perfect && t.is_none() && rules.holes() == 6 {
-            let options = hoyito_tables::BuildOptions::default();
-            let layers = PERFECT_LAYERS.min(rules.total_seeds());
-            // Rules the tables cannot be built for are played without them.
-            if let Ok((built, _)) =
-                hoyito_tables::build_in_memory(&rules, layers, &options, &hoyito_tables::Quiet)
-            {
-                t = Some(Arc::new(built));
-            }
-        }
         Ok(Opponent {
             rules,
             kind,
@@ -214,31 +198,21 @@ impl<const W: usize> Opponent<W> {
                 return Some(children[self.rng.below(children.len())].mv);
             }
             OpponentKind::Level(l) => l,
-            OpponentKind::Perfect => {
-                if let Some((mv, _)) = crate::strategy::proven_move(&self.rules, p) {
-                    return Some(Move(mv));
-                }
-                5
-            }
+            OpponentKind::Perfect => 0,
         };
         let hash_mb = if self.kind == OpponentKind::Perfect {
             PERFECT_HASH_MB
         } else {
             LEVEL_HASH_MB
         };
-        let strength = Strength::Level(level);
+        let strength = match level {
+            0 => Strength::Exact,
+            l => Strength::Level(l),
+        };
         let tables = self.tables.clone();
         let seed = self.rng.next_u64();
         let mut engine = Engine::<W>::new(self.rules, strength, tables, 1, hash_mb, seed);
-        let choice = engine.choose(&self.rules, p, strength, stop)?;
-        if self.kind == OpponentKind::Perfect && !choice.note.exact {
-            // Where the search did not prove its move, the certificates' move keeps the
-            // bound they prove.
-            if let Some(keep) = crate::strategy::lookup(&self.rules, p).and_then(|k| k.keep) {
-                return Some(Move(keep));
-            }
-        }
-        Some(choice.mv)
+        Some(engine.choose(&self.rules, p, strength, stop)?.mv)
     }
 }
 

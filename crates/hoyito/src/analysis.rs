@@ -26,16 +26,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{Diagram, Move, Position, Rules, Side};
-use hoyito_search::{
-    Config, Eval, ExactMethod, Explore, Limits, SearchResult, Searcher, TableKind,
-};
+use hoyito_search::{Config, Eval, ExactMethod, Explore, SearchResult, Searcher, TableKind};
 use hoyito_tables::Tables;
 use serde::Serialize;
 
+use crate::policy::{self, Ask};
 use crate::setup::{dispatch, position, search_threads, tables_for, with_threads};
 
-/// Time a search gets when no limit is given and the position is too large to solve.
-pub const DEFAULT_TIME_MS: u64 = 3000;
+pub use crate::policy::{MoveScore, Source, DEFAULT_TIME_MS};
 
 /// How a search searches: threads, transposition table, and the methods of exact mode.
 #[derive(Clone, Debug)]
@@ -115,48 +113,9 @@ pub struct AnalysisOptions {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
-/// What decided an analysis's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    /// The opening book, or a position of the strategies the certificates prove: a proven
-    /// value with its certificate.
-    Book,
-    /// The endgame tables: the position is within them.
-    Tables,
-    /// An exact search (over the tables, where they reach): a proven value.
-    Proof,
-    /// A search limited by depth, time or nodes: an estimate (unless it came out exact).
-    Search,
-}
-
-impl Source {
-    /// The source's name, as the JSON answer spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Book => "book",
-            Source::Tables => "tables",
-            Source::Proof => "proof",
-            Source::Search => "search",
-        }
-    }
-}
-
 /// Move numbers for a report.
 fn move_numbers(mv: &[Move]) -> Vec<u8> {
     mv.iter().map(|m| m.0).collect()
-}
-
-/// A legal move's score, with [`AnalysisOptions::all_moves`].
-#[derive(Clone, Debug, Serialize)]
-pub struct MoveScore {
-    /// The move's hole.
-    #[serde(rename = "move")]
-    pub mv: u8,
-    /// Its value for the side to move of the analysed position.
-    pub score: i32,
-    /// Whether the value is proven.
-    pub exact: bool,
 }
 
 /// The answer of an analysis: the best move and the value for the side to move, and how
@@ -274,7 +233,8 @@ impl fmt::Display for Analysis {
             } else {
                 "the certificates"
             };
-            return writeln!(f, "from {from}: proven, no search ({:.3} s)", self.seconds);
+            writeln!(f, "from {from}: proven, no search ({:.3} s)", self.seconds)?;
+            return self.write_moves(f);
         }
         let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
         writeln!(f, "depth {}, pv {}", self.depth, pv.join(" "))?;
@@ -290,12 +250,20 @@ impl fmt::Display for Analysis {
                 ""
             }
         )?;
+        self.write_moves(f)?;
+        if let Some(note) = &self.note {
+            writeln!(f, "{note}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Analysis {
+    /// Every move's value, a line each (with `all_moves`).
+    fn write_moves(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for m in self.moves.iter().flatten() {
             let exact = if m.exact { " (exact)" } else { "" };
             writeln!(f, "  {}: {}{exact}", m.mv, m.score)?;
-        }
-        if let Some(note) = &self.note {
-            writeln!(f, "{note}")?;
         }
         Ok(())
     }
@@ -319,7 +287,8 @@ fn small_layers(
     largest: usize,
 ) -> usize {
     let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
-    let exact = a.exact || (!limited && seeds <= SMALL_LAYERS);
+    // The default answer tries a proof too.
+    let exact = a.exact || !limited;
     let want = largest.min(seeds);
     let have = tables.map_or(0, |t| t.max_seeds());
     if a.no_tables || rules.holes() != 6 || !exact || want <= 8 || have >= want {
@@ -338,38 +307,6 @@ const EXACT_OVERHEAD: Duration = Duration::from_millis(40);
 /// Least time left for `best` to build the small layers under a time limit: they take about
 /// a second, and half the time left at most.
 const SMALL_LAYERS_MIN_TIME: Duration = Duration::from_secs(4);
-
-/// The limits of `best` and the words that say what they are: the flags given, else an
-/// exact search when the position is small enough to solve quickly, else the default time.
-fn best_limits<const W: usize>(
-    a: &AnalysisOptions,
-    searcher: &Searcher<W>,
-    p: &Position<W>,
-) -> (Limits, String) {
-    let mut limits = Limits {
-        depth: a.depth,
-        time: a.time_ms.map(Duration::from_millis),
-        nodes: a.nodes,
-        exact: a.exact,
-    };
-    let mode = if a.exact {
-        "exact".to_string()
-    } else if a.depth.is_some() || a.time_ms.is_some() {
-        "limited".to_string()
-    } else if searcher.exact_is_quick(p) {
-        limits.exact = true;
-        "exact (small enough to solve quickly)".to_string()
-    } else {
-        limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
-        match a.nodes {
-            Some(n) => {
-                format!("{n} nodes or {DEFAULT_TIME_MS} ms (default time), whichever comes first")
-            }
-            None => format!("time {DEFAULT_TIME_MS} ms (default: too large to solve quickly)"),
-        }
-    };
-    (limits, mode)
-}
 
 /// Analyses a position (`None`: the start of `rules`) by the one policy: the book, the
 /// tables and an exact search, else a limited search (see the module's docs).
@@ -564,13 +501,6 @@ fn watchdog_note(has_move: bool, doing: Option<&str>) -> String {
 
 /// Copies a search result into a report.
 fn fill(report: &mut Analysis, r: &SearchResult) {
-    let within_tables = report.tables_max_seeds > 0
-        && usize::try_from(report.seeds_on_board).is_ok_and(|n| n <= report.tables_max_seeds);
-    report.source = match (r.exact, within_tables) {
-        (true, true) => Source::Tables,
-        (true, false) => Source::Proof,
-        (false, _) => Source::Search,
-    };
     report.best = r.best.map(|m| m.0);
     report.score = r.score;
     report.exact = r.exact;
@@ -580,6 +510,19 @@ fn fill(report: &mut Analysis, r: &SearchResult) {
     report.nodes = r.nodes;
     report.seconds = r.seconds;
     report.stopped = r.stopped;
+}
+
+impl AnalysisOptions {
+    /// What these options ask of the policy ([`policy::decide`]).
+    pub fn ask(&self) -> Ask {
+        Ask {
+            depth: self.depth,
+            time: self.time_ms.map(Duration::from_millis),
+            nodes: self.nodes,
+            exact: self.exact,
+            no_book: self.no_book,
+        }
+    }
 }
 
 fn best_sized<const W: usize>(
@@ -594,6 +537,13 @@ fn best_sized<const W: usize>(
     let deadline = a.time_ms.map(|ms| start + Duration::from_millis(ms));
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
+    let ask = a.ask();
+    // The book answers at once, before any table is read.
+    if !a.all_moves && !ask.no_book && !ask.is_limited() {
+        if let Some(report) = from_book(rules, &p, start) {
+            return Ok(report);
+        }
+    }
     // The report, filled in as the command goes; the watchdog prints a copy if the deadline
     // passes first (as it is here: no move known yet).
     let mut report = first_report(&p, a);
@@ -606,9 +556,6 @@ fn best_sized<const W: usize>(
         "reading the endgame tables (each layer is read and checked whole)",
         || best_tables(rules, a, seeds),
     )?;
-    if let Some(report) = from_book(rules, &p, a) {
-        return Ok(report);
-    }
     // The transposition table is allocated before the small tables: that takes time too.
     let config = a.engine.config()?;
     let mut searcher = watchdog.during("allocating the transposition table", || {
@@ -629,68 +576,64 @@ fn best_sized<const W: usize>(
     if let Some(t) = &tables {
         searcher = searcher.with_probe(Box::new(Arc::clone(t)));
     }
-    let (mut limits, mode) = best_limits(a, &searcher, &p);
-    // The main search's share: all that is left, or half of it when every move is analysed
-    // after it.
+    // The main answer's share: all the time left, or half of it when every move is valued
+    // after it; an exact search notices its deadline between steps of its proofs, some tens
+    // of milliseconds apart, so it is told to stop that much earlier.
     let parts = if a.all_moves { 2 } else { 1 };
-    // An exact search notices its deadline between steps of its proofs, some tens of
-    // milliseconds apart: the exact searches of the command stop that much earlier.
-    let overhead = match limits.time {
-        Some(time) if limits.is_exact() => EXACT_OVERHEAD.min(time / 10),
+    let overhead = match ask.time {
+        Some(time) if ask.exact => EXACT_OVERHEAD.min(time / 10),
         _ => Duration::ZERO,
     };
-    if let Some(time) = limits.time {
-        let left = time.saturating_sub(start.elapsed() + overhead);
-        limits.time = Some(Duration::from_micros(share(left.as_micros() as u64, parts)));
+    let mut main_ask = ask;
+    if let Some(end) = deadline {
+        let left = end.saturating_duration_since(Instant::now() + overhead);
+        main_ask.time = Some(
+            Duration::from_micros(share(left.as_micros() as u64, parts))
+                .max(Duration::from_micros(1)),
+        );
     }
-    limits.nodes = limits.nodes.map(|n| share(n, parts).max(1));
-    report.mode = mode;
+    main_ask.nodes = ask.nodes.map(|n| share(n, parts).max(1));
+    let default_time = !ask.exact && !ask.is_limited() && !searcher.exact_is_quick(&p);
     report.threads = searcher.config().threads;
-    report.repeatable = report.threads == 1 && limits.time.is_none();
+    report.repeatable = report.threads == 1 && ask.time.is_none() && !default_time;
     report.tables_max_seeds = tables.as_ref().map_or(0, |t| t.max_seeds());
     report.tables_built_ms = built_ms;
     report.tables_cache = cache_dir;
     watchdog.set(report.clone());
-    if deadline.is_none() && limits.time.is_some() {
-        // The default time limit.
+    if deadline.is_none() && default_time {
         watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
     }
-    // Each finished iteration is what the watchdog would print (it sets the time itself).
-    let front = a.stop.as_deref();
-    let r = relayed(front, |stop| {
-        searcher.search_controlled(&p, &limits, stop, &|r| {
-            watchdog.update(|w| fill(w, r));
-        })
+    let front = a.stop.clone().unwrap_or_default();
+    let decision = policy::decide(&searcher, &p, &main_ask, &front, &|r| {
+        watchdog.update(|w| fill(w, r));
     });
-    fill(&mut report, &r);
-    watchdog.set(report.clone());
-    let mut nodes_used = r.nodes;
-    let moves = a.all_moves.then(|| {
-        let command_end = limits.time.map(|_| {
-            deadline.unwrap_or_else(|| start + Duration::from_millis(DEFAULT_TIME_MS)) - overhead
-        });
-        let budget = MovesBudget {
-            command_end,
-            nodes: a.nodes,
-            exact: limits.is_exact(),
-            exact_if_bounded: r.exact,
-            depth: r.depth,
+    let mut r = decision.result;
+    report.source = decision.source;
+    report.mode = decision.mode;
+    report.note = decision.note;
+    if a.all_moves {
+        let until = match (deadline, default_time) {
+            (Some(d), _) => Some(d - overhead),
+            (None, true) => Some(start + Duration::from_millis(DEFAULT_TIME_MS)),
+            (None, false) => None,
         };
-        value_moves(
-            &searcher,
-            rules,
-            &p,
-            &budget,
-            front,
-            &mut nodes_used,
-            watchdog,
-        )
-    });
-    // All the analysis searched and the time it took: with `all_moves`, the moves'
-    // searches too, and the tables read or built before the search.
-    report.nodes = nodes_used;
-    report.moves = moves;
-    report.stopped |= front.is_some_and(|f| f.load(Ordering::Relaxed));
+        let nodes = a.nodes.map(|n| n.saturating_sub(r.nodes));
+        let legal = p.moves(rules).children().len();
+        let main_nodes = r.nodes;
+        let (moves, used) =
+            policy::value_moves(&searcher, &p, &r, until, nodes, &front, &mut |m, used| {
+                let done = m.to_vec();
+                watchdog.update(|w| {
+                    w.nodes = main_nodes + used;
+                    w.moves = Some(done);
+                });
+            });
+        r.nodes += used;
+        policy::agree(&mut r, &moves, legal);
+        report.moves = Some(moves);
+    }
+    fill(&mut report, &r);
+    report.stopped |= front.load(Ordering::Relaxed);
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -789,114 +732,6 @@ fn small_layers_cached(
     })?
 }
 
-/// What the analysis of every move may spend, after the main search.
-struct MovesBudget {
-    /// When the whole analysis must end (none: no time limit).
-    command_end: Option<Instant>,
-    /// The analysis's node limit, all searches together.
-    nodes: Option<u64>,
-    /// Whether the analysis is exact (its limits ask for a proof).
-    exact: bool,
-    /// Whether the main search proved the value (its moves are then searched exactly when a
-    /// time or node limit bounds them).
-    exact_if_bounded: bool,
-    /// The depth the main search reached.
-    depth: u32,
-}
-
-/// Every legal move of `p` valued, as deep as the main search got (exactly when it was
-/// exact), each within an even share of the time and nodes left; `nodes_used` counts on.
-fn value_moves<const W: usize>(
-    searcher: &Searcher<W>,
-    rules: &Rules,
-    p: &Position<W>,
-    budget: &MovesBudget,
-    front: Option<&AtomicBool>,
-    nodes_used: &mut u64,
-    watchdog: &Watchdog,
-) -> Vec<MoveScore> {
-    let children = p.moves(rules);
-    let children = children.children();
-    let mut out = Vec::new();
-    for (i, c) in children.iter().enumerate() {
-        if c.ended_game {
-            out.push(MoveScore {
-                mv: c.mv.0,
-                score: c.value(0),
-                exact: true,
-            });
-            continue;
-        }
-        let left = (children.len() - i) as u64;
-        let time = budget.command_end.map(|end| {
-            let rest = end.saturating_duration_since(Instant::now());
-            Duration::from_micros(share(rest.as_micros() as u64, left).max(1))
-        });
-        let nodes = budget
-            .nodes
-            .map(|n| share(n.saturating_sub(*nodes_used), left).max(1));
-        // Exactly only when the analysis is exact or a time or node limit bounds it: a
-        // search asked for a depth alone can come out exact (a line that takes every seed,
-        // or the tables), and an exact search of each move with no limit could then run for
-        // hours.
-        let bounded = budget.exact || time.is_some() || nodes.is_some();
-        let child_limits = Limits {
-            time,
-            nodes,
-            ..if budget.exact_if_bounded && bounded {
-                Limits::exact()
-            } else {
-                Limits::depth(budget.depth.saturating_sub(1).max(1))
-            }
-        };
-        // Each child is a new game: the repetition history starts at the child.
-        if front.is_some_and(|f| f.load(Ordering::Relaxed)) {
-            break;
-        }
-        let cr = relayed(front, |stop| {
-            searcher.search_controlled(&c.position, &child_limits, stop, &|_| {})
-        });
-        *nodes_used += cr.nodes;
-        out.push(MoveScore {
-            mv: c.mv.0,
-            score: c.value(cr.score),
-            exact: cr.exact,
-        });
-        let done = out.clone();
-        let used = *nodes_used;
-        watchdog.update(|w| {
-            w.nodes = used;
-            w.moves = Some(done);
-        });
-    }
-    out
-}
-
-/// Runs `f` with a stop flag of its own that the front's flag (if any) raises: a search
-/// raises its flag itself at its limits, and the front's flag must say only what the front
-/// asked.
-fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool) -> T) -> T {
-    let stop = AtomicBool::new(false);
-    let Some(front) = front else {
-        return f(&stop);
-    };
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if front.load(Ordering::Relaxed) {
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        });
-        let out = f(&stop);
-        done.store(true, Ordering::Relaxed);
-        out
-    })
-}
-
 /// A build [`Progress`](hoyito_tables::Progress) that stops at a deadline (none: never).
 struct Until(Option<Instant>);
 
@@ -906,58 +741,25 @@ impl hoyito_tables::Progress for Until {
     }
 }
 
-/// The answer of the opening book, or of the certificates' strategies where they prove the
-/// value of `p` ([`crate::strategy`]), when `best` was given no limit (or `--exact`), no
-/// `--all-moves` and no `--no-book`.
-fn from_book<const W: usize>(
-    rules: &Rules,
-    p: &Position<W>,
-    a: &AnalysisOptions,
-) -> Option<Analysis> {
-    let limited = a.depth.is_some() || a.time_ms.is_some() || a.nodes.is_some();
-    if a.no_book || a.all_moves || limited {
-        return None;
-    }
-    let start = std::time::Instant::now();
-    let e = match crate::book::lookup(rules, p) {
-        Some(e) => e,
-        None => {
-            // A position of the proven strategies the certificates hold, both bounds met.
-            let (mv, value) = crate::strategy::certified_move(rules, p)?;
-            crate::book::Entry {
-                value,
-                best: Some(mv),
-                plies: 0,
-                certificate: String::new(),
-            }
-        }
-    };
-    let mode = if e.certificate.is_empty() {
-        "proven: a position of the strategies of the certificates of the source repository \
-         (data/proofs, data/book; solve check-proof checks them)"
-            .to_string()
-    } else {
-        format!(
-            "opening book: proven; the certificate is {} of the source repository (solve \
-             check-proof checks it)",
-            e.certificate
-        )
-    };
+/// The answer of the opening book, or of the certificates' strategies, where they prove the
+/// value of `p` ([`policy::proven`]).
+fn from_book<const W: usize>(rules: &Rules, p: &Position<W>, start: Instant) -> Option<Analysis> {
+    let (best, value, certificate) = policy::proven(rules, p)?;
     Some(Analysis {
         position: p.to_string(),
         source: Source::Book,
-        mode,
+        mode: policy::book_mode(&certificate),
         threads: 1,
         repeatable: true,
         tables_max_seeds: 0,
         tables_built_ms: None,
         tables_cache: None,
-        best: e.best,
-        score: e.value,
+        best,
+        score: value,
         exact: true,
-        bounds: [e.value, e.value],
+        bounds: [value, value],
         depth: 0,
-        pv: e.best.into_iter().collect(),
+        pv: best.into_iter().collect(),
         nodes: 0,
         seconds: start.elapsed().as_secs_f64(),
         stopped: false,
@@ -966,4 +768,145 @@ fn from_book<const W: usize>(
         side: p.side_to_move(),
         seeds_on_board: p.seeds_on_board() as i32,
     })
+}
+
+/// A phase of [`analyse_streamed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// The opening book's or the certificates' proven values of every move, at once.
+    Book,
+    /// The quick limited analysis whose values come first (or the book's proven values).
+    Estimate,
+    /// The proof of every move's value, within the time limit.
+    Proof,
+}
+
+/// An answer so far of [`analyse_streamed`]: the whole analysis of the one position, its
+/// move, value, line and every move's value agreeing ([`policy::agree`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Streamed {
+    /// The phase it comes from.
+    pub phase: Phase,
+    /// Whether it is the phase's last answer.
+    #[serde(rename = "final")]
+    pub last: bool,
+    /// The analysis so far.
+    #[serde(flatten)]
+    pub analysis: Analysis,
+}
+
+/// The analysis a board streams (the web board): every move's value of the position, first
+/// an estimate within `estimate_ms` (the book's proven values where it holds them), then,
+/// unless that proved them all, an exact analysis within the time limit of `options`. Each
+/// answer so far goes to `on_update` whole: during the proof, the moves it has not valued
+/// yet keep their estimates, and the move, value and line agree with the values shown.
+/// Returns the last answer.
+pub fn analyse_streamed(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    options: &AnalysisOptions,
+    estimate_ms: u64,
+    on_update: impl Fn(&Streamed) + Send + Sync + 'static,
+) -> Result<Streamed> {
+    let on_update = Arc::new(on_update);
+    let base = AnalysisOptions {
+        all_moves: true,
+        ..options.clone()
+    };
+    let estimate_options = AnalysisOptions {
+        exact: false,
+        time_ms: Some(estimate_ms.max(1)),
+        ..base.clone()
+    };
+    let tell = Arc::clone(&on_update);
+    let watchdog = Watchdog::quiet().with_updates(move |a: &Analysis| {
+        tell(&Streamed {
+            phase: Phase::Estimate,
+            last: false,
+            analysis: a.clone(),
+        })
+    });
+    let estimate = analyse_watched(rules, d, &estimate_options, &watchdog)?;
+    let proven = estimate.exact && estimate.moves.iter().flatten().all(|m| m.exact);
+    let first = Streamed {
+        phase: if proven && estimate.source == Source::Book {
+            Phase::Book
+        } else {
+            Phase::Estimate
+        },
+        last: true,
+        analysis: estimate.clone(),
+    };
+    on_update(&first);
+    let stopped = options
+        .stop
+        .as_ref()
+        .is_some_and(|s| s.load(Ordering::Relaxed));
+    if proven || stopped || estimate.best.is_none() {
+        return Ok(first);
+    }
+    let proof_options = AnalysisOptions {
+        exact: true,
+        ..base
+    };
+    let tell = Arc::clone(&on_update);
+    let earlier = estimate.clone();
+    let watchdog = Watchdog::quiet().with_updates(move |a: &Analysis| {
+        tell(&Streamed {
+            phase: Phase::Proof,
+            last: false,
+            analysis: with_estimates(a, &earlier),
+        })
+    });
+    let proof = analyse_watched(rules, d, &proof_options, &watchdog)?;
+    let last = Streamed {
+        phase: Phase::Proof,
+        last: true,
+        analysis: with_estimates(&proof, &estimate),
+    };
+    on_update(&last);
+    Ok(last)
+}
+
+/// A proof's answer so far, its moves not valued yet taking their estimates (kept within
+/// the proof's bounds), and its move, value and line agreeing with the values: until the
+/// proof has a move, the estimate's answer stands, within the proof's bounds.
+fn with_estimates(proof: &Analysis, estimate: &Analysis) -> Analysis {
+    let mut a = proof.clone();
+    let mut moves: Vec<MoveScore> = proof.moves.clone().unwrap_or_default();
+    let [lower, upper] = proof.bounds;
+    for m in estimate.moves.iter().flatten() {
+        if !moves.iter().any(|n| n.mv == m.mv) {
+            let mut m = m.clone();
+            if !m.exact && proof.exact {
+                m.score = m.score.min(upper);
+            }
+            moves.push(m);
+        }
+    }
+    moves.sort_by_key(|m| m.mv);
+    if a.best.is_none() || (!a.exact && a.depth == 0) {
+        // The proof has no answer of its own yet: the estimate's, within its bounds.
+        a.best = estimate.best;
+        a.pv = estimate.pv.clone();
+        a.depth = estimate.depth;
+        a.score = estimate.score.clamp(lower, upper.max(lower));
+    }
+    let mut r = SearchResult {
+        best: a.best.map(Move),
+        score: a.score,
+        exact: a.exact,
+        lower,
+        upper,
+        depth: a.depth,
+        pv: a.pv.iter().map(|&m| Move(m)).collect(),
+        nodes: a.nodes,
+        seconds: a.seconds,
+        stopped: a.stopped,
+    };
+    policy::agree(&mut r, &moves, estimate.moves.as_ref().map_or(0, Vec::len));
+    fill(&mut a, &r);
+    a.moves = Some(moves);
+    a
 }

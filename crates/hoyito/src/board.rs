@@ -35,7 +35,7 @@ use hoyito_rules::{
 use serde::{Deserialize, Serialize};
 
 use crate::play::{Engine, Strength, Tally};
-use crate::setup::{dispatch, tables_for};
+use crate::setup::dispatch;
 
 /// Most moves a spec may hold (a game of Hoyito is far shorter: repetition ends it).
 pub const MAX_MOVES: usize = 5000;
@@ -651,20 +651,10 @@ fn engine_move_sized<const W: usize>(
     }
     let rules = *game.rules();
     let p = game.position();
-    if strength == Strength::Exact {
-        if let Some(e) = crate::book::lookup(&rules, &p) {
-            if let Some(mv) = e.best {
-                return Ok(EngineMove {
-                    mv,
-                    value: Some(e.value),
-                    exact: true,
-                    time_ms: 0,
-                });
-            }
-        }
-    }
     let seeds = p.seeds_on_board() as usize;
-    let tables = tables_for(&rules, tables, tables.is_none(), seeds)?;
+    // The tables every door stands on (the small layers of the cache where no folder is
+    // given).
+    let tables = crate::policy::tables(&rules, tables, false, seeds, true)?;
     let mut engine = Engine::<W>::new(rules, strength, tables, 1, 16, 1 + spec.moves.len() as u64);
     let choice = engine
         .choose(&rules, &p, strength, stop)

@@ -55,6 +55,7 @@ pub mod inspect;
 pub mod matches;
 pub mod openings;
 pub mod play;
+pub mod policy;
 pub mod proof;
 pub mod protocol;
 pub mod records;

@@ -27,11 +27,8 @@ use hoyito_search::{Config, Limits, SearchResult, Searcher};
 use hoyito_tables::Tables;
 
 use crate::draw::draw;
-use crate::setup::{small, tables_for, MAX_HASH_MB, MAX_THREADS};
-
-/// Time of a `go` without any limit, when the position is too large to solve quickly (as in
-/// `solve best`).
-const DEFAULT_TIME_MS: u64 = 3000;
+use crate::policy::{self, Ask, Source, DEFAULT_TIME_MS};
+use crate::setup::{small, MAX_HASH_MB, MAX_THREADS};
 
 /// Deepest iteration of `go infinite`.
 const INFINITE_DEPTH: u32 = 250;
@@ -501,11 +498,14 @@ impl<const W: usize> Engine<W> {
                 ..Config::default()
             };
             let seeds = settings.rules.holes() * 2 * settings.rules.seeds();
-            let tables = match tables_for(
+            // The tables every door stands on (the small layers of the cache, built there
+            // once, where no folder is given).
+            let tables = match policy::tables(
                 &settings.rules,
                 settings.tables.as_deref(),
-                settings.tables.is_none(),
+                false,
                 seeds,
+                true,
             ) {
                 Ok(t) => t,
                 Err(e) => return self.out.error(&format!("{e:#}")),
@@ -809,48 +809,27 @@ fn search<const W: usize>(
     searching: &AtomicBool,
     watch: &Watch,
 ) {
-    let mut limits = go.limits;
-    // An exact search (or a plain `go`) of a position whose value the opening book or the
-    // certificates prove is answered at once with their move.
-    if (limits.exact || go.default) && !go.infinite {
-        if let Some((mv, value)) = crate::strategy::proven_move(s.rules(), &go.position) {
-            let seeds = go.position.seeds_on_board() as i32;
-            let r = SearchResult {
-                best: Some(Move(mv)),
-                score: value,
-                exact: true,
-                lower: value,
-                upper: value,
-                depth: 0,
-                pv: vec![Move(mv)],
-                nodes: 0,
-                seconds: go.issued.elapsed().as_secs_f64(),
-                stopped: false,
-            };
-            watch.start(None);
-            watch
-                .out
-                .say("info string proven by the opening book or a certificate");
-            watch.returned();
-            watch.give(&r, (-seeds, seeds), searching);
-            return;
-        }
-    }
-    if go.default {
-        if s.exact_is_quick(&go.position) {
-            limits.exact = true;
-        } else {
-            limits.time = Some(Duration::from_millis(DEFAULT_TIME_MS));
-        }
-    }
+    let limits = go.limits;
+    let mut ask = Ask {
+        depth: limits.depth,
+        time: limits.time,
+        nodes: limits.nodes,
+        exact: limits.exact,
+        no_book: false,
+    };
     // The time limit counts from when `go` was read.
-    let deadline = limits.time.map(|t| go.issued + t);
-    if let Some(t) = limits.time {
-        limits.time = Some(
+    if let Some(t) = ask.time {
+        ask.time = Some(
             t.saturating_sub(go.issued.elapsed())
                 .max(Duration::from_millis(1)),
         );
     }
+    let default_time = go.default && !s.exact_is_quick(&go.position);
+    let deadline = match limits.time {
+        Some(t) => Some(go.issued + t),
+        None if default_time => Some(go.issued + Duration::from_millis(DEFAULT_TIME_MS)),
+        None => None,
+    };
     let seeds = go.position.seeds_on_board() as i32;
     let halt = watch.start(deadline);
     // The move to answer with should no iteration finish in time: the book's, else the first
@@ -868,11 +847,18 @@ fn search<const W: usize>(
     watch.fallback(fallback);
     // The bounds last told, to say which one an exact search just moved.
     let told = Mutex::new((-seeds, seeds));
-    let r = s.search_controlled(&go.position, &limits, &halt, &|i| {
+    let d = policy::decide(s, &go.position, &ask, &halt, &|i| {
         let mut t = told.lock().unwrap_or_else(|e| e.into_inner());
         watch.iteration(i, *t);
         *t = (i.lower, i.upper);
     });
+    if d.source == Source::Book {
+        watch
+            .out
+            .say("info string proven by the opening book or a certificate");
+    } else if let Some(note) = &d.note {
+        watch.out.say(&format!("info string {note}"));
+    }
     let last = *told.lock().unwrap_or_else(|e| e.into_inner());
     if !watch.returned() && go.infinite {
         // `infinite` answers only after `stop` (or `quit`), as UCI asks.
@@ -880,7 +866,7 @@ fn search<const W: usize>(
             std::thread::sleep(Duration::from_millis(1));
         }
     }
-    watch.give(&r, last, searching);
+    watch.give(&d.result, last, searching);
 }
 
 /// An `info` line: depth, score with its bound or `exact`, nodes, speed, time and line.

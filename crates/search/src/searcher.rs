@@ -207,6 +207,11 @@ impl<const W: usize> Searcher<W> {
         p.seeds_on_board() <= self.retro_seeds().max(self.probe_seeds())
     }
 
+    /// Seeds on the board up to which the endgame tables answer; 0 without them.
+    pub fn table_seeds(&self) -> u32 {
+        self.probe_seeds()
+    }
+
     /// Seeds on the board up to which the oracle (endgame tables) answers; 0 without one.
     fn probe_seeds(&self) -> u32 {
         self.probe.as_ref().map_or(0, |o| o.max_seeds())

@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use hoyito::analysis::{analyse_watched, Analysis, AnalysisOptions, EngineOptions, Watchdog};
+use hoyito::analysis::{analyse_streamed, AnalysisOptions, EngineOptions, Streamed};
 use hoyito::board::{self, GameSpec};
+
 use hoyito::{Diagram, Rules, Side};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -57,12 +58,7 @@ pub(crate) async fn analysis(
         )));
     }
     let spec: GameSpec = crate::api::parse(q.game.as_bytes())?;
-    let (rules, diagram, book) = blocking(move || {
-        let (rules, diagram) = board::current(&spec)?;
-        let book = board::view(&spec)?.book;
-        Ok((rules, diagram, book))
-    })
-    .await?;
+    let (rules, diagram) = blocking(move || board::current(&spec)).await?;
     let stop = state.start_analysis(&q.tab);
     let (tx, rx) = mpsc::channel::<Value>(64);
     let tab = q.tab.clone();
@@ -85,7 +81,7 @@ pub(crate) async fn analysis(
                     stop,
                     tx,
                 };
-                let _ = tokio::task::spawn_blocking(move || job.run(book)).await;
+                let _ = tokio::task::spawn_blocking(move || job.run()).await;
             }
             drop(slot);
         }
@@ -116,122 +112,17 @@ struct Job {
     tx: mpsc::Sender<Value>,
 }
 
-/// A move's value so far.
-#[derive(Clone, Copy)]
-struct Valued {
-    score: i32,
-    exact: bool,
-    depth: u32,
-}
-
-/// The answer so far, merged over the phases: a later phase's value of a move replaces an
-/// earlier one when it is proven (or the earlier one was only an estimate too).
-#[derive(Default)]
-struct Merged {
-    /// Seeds South has captured more than North so far.
-    margin: i32,
-    head: Option<Value>,
-    moves: std::collections::BTreeMap<u8, Valued>,
-}
-
-impl Merged {
-    fn add(&mut self, phase: &str, a: &Analysis, side: Side) {
-        let proving = phase == "proof";
-        for m in a.moves.iter().flatten() {
-            let new = Valued {
-                score: m.score,
-                exact: m.exact,
-                depth: a.depth,
-            };
-            match self.moves.get(&m.mv) {
-                Some(_) if proving && !new.exact => {}
-                Some(old) if old.exact && !new.exact => {}
-                _ => {
-                    self.moves.insert(m.mv, new);
-                }
-            }
-        }
-        let keep_head = proving && !a.exact && self.head.is_some();
-        if !keep_head && (a.best.is_some() || self.head.is_none()) {
-            let south = if side == Side::South {
-                a.score
-            } else {
-                -a.score
-            };
-            self.head = Some(json!({
-                "source": a.source,
-                "exact": a.exact,
-                "score": a.score,
-                "score_south": south,
-                "outcome_south": self.margin + south,
-                "best": a.best,
-                "pv": a.pv,
-                "depth": a.depth,
-                "bounds": a.bounds,
-            }));
-        }
-    }
-
-    fn event(&self, phase: &str, last: bool, a: &Analysis) -> Value {
-        let moves: Vec<Value> = self
-            .moves
-            .iter()
-            .map(|(mv, v)| json!({ "move": mv, "score": v.score, "exact": v.exact, "depth": v.depth }))
-            .collect();
-        let mut e = self.head.clone().unwrap_or_else(|| json!({}));
-        e["phase"] = json!(phase);
-        e["final"] = json!(last);
-        e["moves"] = json!(moves);
-        e["nodes"] = json!(a.nodes);
-        e["seconds"] = json!(a.seconds);
-        e["stopped"] = json!(a.stopped);
-        e
-    }
-}
-
 impl Job {
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The phases: the book's values where it holds every move; else a quick limited
-    /// search (estimates), then an exact search within the server's time (proven values).
-    fn run(self, book: Option<Vec<board::MoveValue>>) {
+    /// The analysis of the library's board stream ([`analyse_streamed`]): each answer so far
+    /// sent whole, for its position.
+    fn run(self) {
         let side = self.diagram.side;
         let margin = self
             .diagram
             .captured
             .map_or(0, |[s, n]| i32::from(s) - i32::from(n));
-        if let Some(book) = book {
-            // The first of the best moves, as the book names its best.
-            let best = book.iter().fold(None::<&board::MoveValue>, |b, m| match b {
-                Some(b) if b.value >= m.value => Some(b),
-                _ => Some(m),
-            });
-            let score = best.map_or(0, |m| m.value);
-            let south = if side == Side::South { score } else { -score };
-            let moves: Vec<Value> = book
-                .iter()
-                .map(|m| json!({ "move": m.mv, "score": m.value, "exact": true, "depth": 0 }))
-                .collect();
-            let _ = self.tx.blocking_send(json!({
-                "phase": "book",
-                "final": true,
-                "source": "book",
-                "exact": true,
-                "score": score,
-                "score_south": south,
-                "outcome_south": margin + south,
-                "best": best.map(|m| m.mv),
-                "pv": best.map(|m| vec![m.mv]).unwrap_or_default(),
-                "depth": 0,
-                "bounds": [score, score],
-                "moves": moves,
-            }));
-            return;
-        }
-        let base = AnalysisOptions {
-            all_moves: true,
+        let options = AnalysisOptions {
+            time_ms: Some(self.options.analysis_ms.max(1)),
             tables: self.options.tables.clone(),
             engine: EngineOptions {
                 threads: Some(1),
@@ -241,56 +132,61 @@ impl Job {
             stop: Some(Arc::clone(&self.stop)),
             ..AnalysisOptions::default()
         };
-        let merged = Arc::new(std::sync::Mutex::new(Merged {
-            margin,
-            ..Merged::default()
-        }));
-        let estimate = AnalysisOptions {
-            time_ms: Some(ESTIMATE_MS),
-            ..base.clone()
-        };
-        let Some(first) = self.phase("estimate", &estimate, &merged, side) else {
-            return;
-        };
-        let proven = first.exact && first.moves.iter().flatten().all(|m| m.exact);
-        if proven || self.stopped() || first.best.is_none() {
-            return;
+        let tx = self.tx.clone();
+        let sent = analyse_streamed(
+            &self.rules,
+            Some(&self.diagram),
+            &options,
+            ESTIMATE_MS,
+            move |s: &Streamed| {
+                // A full stream skips an answer so far rather than hold the search up; the
+                // last answer of each phase is always sent.
+                let e = event(s, side, margin);
+                if s.last {
+                    let _ = tx.blocking_send(e);
+                } else {
+                    let _ = tx.try_send(e);
+                }
+            },
+        );
+        if let Err(e) = sent {
+            let _ = self.tx.blocking_send(json!({ "error": format!("{e:#}") }));
         }
-        let exact = AnalysisOptions {
-            exact: true,
-            time_ms: Some(self.options.analysis_ms.max(1)),
-            ..base
-        };
-        self.phase("proof", &exact, &merged, side);
     }
+}
 
-    /// Runs one phase, streaming its answers so far and its last; `None` after an error
-    /// (sent on the stream).
-    fn phase(
-        &self,
-        phase: &'static str,
-        options: &AnalysisOptions,
-        merged: &Arc<std::sync::Mutex<Merged>>,
-        side: Side,
-    ) -> Option<Analysis> {
-        let (tx, m) = (self.tx.clone(), Arc::clone(merged));
-        let watchdog = Watchdog::quiet().with_updates(move |a: &Analysis| {
-            let mut m = m.lock().unwrap_or_else(|e| e.into_inner());
-            m.add(phase, a, side);
-            // A full stream skips an answer so far rather than hold the search up.
-            let _ = tx.try_send(m.event(phase, false, a));
-        });
-        match analyse_watched(&self.rules, Some(&self.diagram), options, &watchdog) {
-            Ok(a) => {
-                let mut m = merged.lock().unwrap_or_else(|e| e.into_inner());
-                m.add(phase, &a, side);
-                let _ = self.tx.blocking_send(m.event(phase, true, &a));
-                Some(a)
-            }
-            Err(e) => {
-                let _ = self.tx.blocking_send(json!({ "error": format!("{e:#}") }));
-                None
-            }
-        }
-    }
+/// The event of an answer so far: the analysis (its position, move, value, line and every
+/// move's value), with the value for South and the outcome for South counting the seeds
+/// captured already.
+fn event(s: &Streamed, side: Side, margin: i32) -> Value {
+    let a = &s.analysis;
+    let south = if side == Side::South {
+        a.score
+    } else {
+        -a.score
+    };
+    let moves: Vec<Value> = a
+        .moves
+        .iter()
+        .flatten()
+        .map(|m| json!({ "move": m.mv, "score": m.score, "exact": m.exact, "depth": a.depth }))
+        .collect();
+    json!({
+        "position": a.position,
+        "phase": s.phase,
+        "final": s.last,
+        "source": a.source,
+        "exact": a.exact,
+        "score": a.score,
+        "score_south": south,
+        "outcome_south": margin + south,
+        "best": a.best,
+        "pv": a.pv,
+        "depth": a.depth,
+        "bounds": a.bounds,
+        "moves": moves,
+        "nodes": a.nodes,
+        "seconds": a.seconds,
+        "stopped": a.stopped,
+    })
 }

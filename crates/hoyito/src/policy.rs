@@ -1,0 +1,544 @@
+//! The one answer to "what is the best move here, and what is it worth?": [`decide`], which
+//! every front calls (`solve best`, the play levels and hints, the engine protocol's `go`,
+//! the web board's analysis and engine, Python's `best`, `Opponent` and environments). A
+//! front only chooses the limits ([`Ask`]) and how to show the answer ([`Decision`]).
+//!
+//! The order, the same everywhere:
+//!
+//! 1. the opening book and the certificates' strategies (a proven value at once);
+//! 2. the endgame tables and small components: an exact search where it is quick;
+//! 3. a proof within a short budget ([`QUICK_PROOF_SHARE`] of the time, or all of it when a
+//!    proof is asked with a time limit);
+//! 4. the limited search, whose estimate is kept within the bounds the proof found; where
+//!    the certificates prove the mover's own bound, their move, which keeps it.
+//!
+//! The tables a door stands on come from one place too: [`tables`].
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hoyito_rules::{Move, Position, Rules};
+use hoyito_search::{Limits, SearchResult, Searcher};
+use hoyito_tables::Tables;
+use serde::Serialize;
+
+use crate::setup::tables_for;
+
+/// Time a search gets when no limit is given and the position is too large to solve
+/// quickly.
+pub const DEFAULT_TIME_MS: u64 = 3000;
+
+/// Time a perfect player (the perfect level at every door) gives the proof of a position
+/// before it plays its best estimate.
+pub const PERFECT_TIME_MS: u64 = 5000;
+
+/// The share of the time (1 in this many) that the default answer gives a proof attempt
+/// before the limited search takes the rest.
+pub const QUICK_PROOF_SHARE: u32 = 3;
+
+/// The share of a proof's time limit (1 in this many) kept for the estimate, should the
+/// proof not finish.
+const ESTIMATE_SHARE: u32 = 4;
+
+/// The least time left for which an estimate is searched after a proof that did not finish.
+const LEAST_ESTIMATE: Duration = Duration::from_millis(50);
+
+/// What a front asks of [`decide`]: limits, or none (the default answer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// Search to this depth (plies; extra turns count): a limited search.
+    pub depth: Option<u32>,
+    /// Wall-clock time for everything (a limited search, or the proof's budget with
+    /// `exact`).
+    pub time: Option<Duration>,
+    /// Nodes, all threads together.
+    pub nodes: Option<u64>,
+    /// A proof: the exact value, or, under a time limit it cannot meet, the best estimate
+    /// within the bounds it proved (the perfect level).
+    pub exact: bool,
+    /// Skip the opening book and the certificates.
+    pub no_book: bool,
+}
+
+impl Ask {
+    /// The default answer: proven where that is quick, else the best estimate within
+    /// [`DEFAULT_TIME_MS`].
+    pub fn best() -> Self {
+        Ask::default()
+    }
+
+    /// A proof with no time limit.
+    pub fn exact() -> Self {
+        Ask {
+            exact: true,
+            ..Ask::default()
+        }
+    }
+
+    /// The perfect player's answer: a proof within `ms` milliseconds, else the best estimate
+    /// (the certificates' move where they prove the mover's bound).
+    pub fn perfect(ms: u64) -> Self {
+        Ask {
+            exact: true,
+            time: Some(Duration::from_millis(ms)),
+            ..Ask::default()
+        }
+    }
+
+    /// A search limited to `depth` plies.
+    pub fn depth(depth: u32) -> Self {
+        Ask {
+            depth: Some(depth),
+            ..Ask::default()
+        }
+    }
+
+    /// Whether a depth, time or node limit was given without asking for a proof: a limited
+    /// search, which the book does not answer.
+    pub fn is_limited(&self) -> bool {
+        !self.exact && (self.depth.is_some() || self.time.is_some() || self.nodes.is_some())
+    }
+}
+
+/// What decided an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The opening book, or a position of the strategies the certificates prove: a proven
+    /// value with its certificate.
+    Book,
+    /// The endgame tables: the position is within them.
+    Tables,
+    /// An exact search (over the tables, where they reach): a proven value.
+    Proof,
+    /// A search limited by depth, time or nodes: an estimate (unless it came out exact).
+    Search,
+}
+
+impl Source {
+    /// The source's name, as the JSON answers spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Book => "book",
+            Source::Tables => "tables",
+            Source::Proof => "proof",
+            Source::Search => "search",
+        }
+    }
+}
+
+/// The answer of [`decide`].
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The move, value, bounds, line and counts. The line starts with the move, and the
+    /// value lies within the bounds.
+    pub result: SearchResult,
+    /// What decided it.
+    pub source: Source,
+    /// The way it was found, in words (e.g. `exact (small enough to solve quickly)`).
+    pub mode: String,
+    /// Why an asked proof gave an estimate, when it did.
+    pub note: Option<String>,
+}
+
+/// A legal move's value, from [`value_moves`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveScore {
+    /// The move's hole.
+    #[serde(rename = "move")]
+    pub mv: u8,
+    /// Its value for the side to move of the analysed position.
+    pub score: i32,
+    /// Whether the value is proven.
+    pub exact: bool,
+}
+
+/// The endgame tables a door stands on for `rules`: the files of `dir` (`None`: the default
+/// folder, when built there), else the small layers of the user's cache (built there first
+/// when `build` allows and they are missing: about 15 s once), else, for positions of at
+/// most [`IN_MEMORY_LAYERS`] seeds, those layers built in memory (about a second). `off`:
+/// none. `seeds` bounds the layers read.
+pub fn tables(
+    rules: &Rules,
+    dir: Option<&Path>,
+    off: bool,
+    seeds: usize,
+    build: bool,
+) -> crate::Result<Option<Arc<Tables>>> {
+    if off || rules.holes() != 6 {
+        return Ok(None);
+    }
+    if let Some(t) = tables_for(rules, dir, false, seeds)? {
+        return Ok(Some(t));
+    }
+    let cached = if build {
+        crate::cache::small_tables(rules, seeds, &hoyito_tables::Quiet)?
+    } else {
+        crate::cache::cached_tables(rules, seeds)
+    };
+    if let Some(small) = cached {
+        return Ok(Some(small.tables));
+    }
+    let layers = IN_MEMORY_LAYERS.min(seeds);
+    if layers <= 8 {
+        return Ok(None);
+    }
+    let options = hoyito_tables::BuildOptions::default();
+    // Rules the tables cannot be built for are played without them.
+    Ok(
+        hoyito_tables::build_in_memory(rules, layers, &options, &hoyito_tables::Quiet)
+            .ok()
+            .map(|(t, _)| Arc::new(t)),
+    )
+}
+
+/// The largest layer [`tables`] builds in memory when neither files nor the cache hold the
+/// small layers.
+pub const IN_MEMORY_LAYERS: usize = 12;
+
+/// The answer of the opening book or of the certificates' strategies, where they prove the
+/// value of `p`: the move, the value for the side to move, and the certificate's path in
+/// the repository (empty: the certificates' strategies).
+pub fn proven<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<(Option<u8>, i32, String)> {
+    match crate::book::lookup(rules, p) {
+        Some(e) => Some((e.best, e.value, e.certificate)),
+        None => {
+            let (mv, value) = crate::strategy::certified_move(rules, p)?;
+            Some((Some(mv), value, String::new()))
+        }
+    }
+}
+
+/// The words of a book answer's mode.
+pub(crate) fn book_mode(certificate: &str) -> String {
+    if certificate.is_empty() {
+        "proven: a position of the strategies of the certificates of the source repository \
+         (data/proofs, data/book; solve check-proof checks them)"
+            .to_string()
+    } else {
+        format!(
+            "opening book: proven; the certificate is {certificate} of the source repository \
+             (solve check-proof checks it)"
+        )
+    }
+}
+
+/// Decides the move and value of `p` by the one policy (see the module's docs) with
+/// `searcher` (its tables included), within `ask`. Setting `stop` (from any thread) ends it
+/// with what it has, marked `stopped`; `on_iteration` hears of each finished iteration and
+/// each narrowing of a proof's bounds.
+pub fn decide<const W: usize>(
+    searcher: &Searcher<W>,
+    p: &Position<W>,
+    ask: &Ask,
+    stop: &AtomicBool,
+    on_iteration: &(dyn Fn(&SearchResult) + Sync),
+) -> Decision {
+    let start = Instant::now();
+    let rules = *searcher.rules();
+    if !ask.no_book && !ask.is_limited() {
+        if let Some((best, value, certificate)) = proven(&rules, p) {
+            let best = best.map(Move);
+            return Decision {
+                result: SearchResult {
+                    best,
+                    score: value,
+                    exact: true,
+                    lower: value,
+                    upper: value,
+                    depth: 0,
+                    pv: best.into_iter().collect(),
+                    nodes: 0,
+                    seconds: start.elapsed().as_secs_f64(),
+                    stopped: false,
+                },
+                source: Source::Book,
+                mode: book_mode(&certificate),
+                note: None,
+            };
+        }
+    }
+    let within_tables = p.seeds_on_board() <= searcher.table_seeds();
+    let quick = searcher.exact_is_quick(p);
+    let limits = |exact: bool, time: Option<Duration>| Limits {
+        depth: if exact { None } else { ask.depth },
+        time,
+        nodes: ask.nodes,
+        exact,
+    };
+    let (result, mode, note) = if ask.is_limited() {
+        let r = run(searcher, p, &limits(false, ask.time), stop, on_iteration);
+        (r, "limited".to_string(), None)
+    } else if quick && ask.time.is_none() {
+        let r = run(searcher, p, &limits(true, None), stop, on_iteration);
+        let mode = if ask.exact {
+            "exact"
+        } else {
+            "exact (small enough to solve quickly)"
+        };
+        (r, mode.to_string(), None)
+    } else {
+        // A proof within a budget, then the estimate.
+        let (total, proof_time, mode) = match (ask.exact, ask.time) {
+            (true, None) => (None, None, "exact".to_string()),
+            (true, Some(t)) => (
+                Some(t),
+                Some(t - t / ESTIMATE_SHARE),
+                format!("exact within {} ms, else the best estimate", t.as_millis()),
+            ),
+            (false, _) => {
+                let t = Duration::from_millis(DEFAULT_TIME_MS);
+                (
+                    Some(t),
+                    Some(t / QUICK_PROOF_SHARE),
+                    format!(
+                        "proof within {} ms, else time {DEFAULT_TIME_MS} ms (default: too \
+                         large to solve quickly)",
+                        (t / QUICK_PROOF_SHARE).as_millis()
+                    ),
+                )
+            }
+        };
+        let proof = run(searcher, p, &limits(true, proof_time), stop, on_iteration);
+        let end = total.map(|t| start + t);
+        let left = end.map(|e| e.saturating_duration_since(Instant::now()));
+        if proof.exact || stop.load(Ordering::Relaxed) || left.is_none() {
+            (proof, mode, None)
+        } else {
+            let left = left.unwrap_or_default().max(LEAST_ESTIMATE);
+            let estimate = run(
+                searcher,
+                p,
+                &Limits {
+                    depth: None,
+                    time: Some(left),
+                    nodes: ask.nodes,
+                    exact: false,
+                },
+                stop,
+                on_iteration,
+            );
+            let (r, note) = within_bounds(&rules, p, &proof, estimate, ask.exact);
+            (r, mode, note)
+        }
+    };
+    let mut result = result;
+    result.seconds = start.elapsed().as_secs_f64();
+    line_from_move(&mut result);
+    let source = match (result.exact, within_tables) {
+        (true, true) => Source::Tables,
+        (true, false) => Source::Proof,
+        (false, _) => Source::Search,
+    };
+    Decision {
+        result,
+        source,
+        mode,
+        note,
+    }
+}
+
+/// The estimate after a proof that did not finish: its value kept within the proof's
+/// bounds, its nodes added; where the certificates prove the mover's own bound, their move,
+/// which keeps it. With `asked` (a proof was asked), a note says it was not proven.
+fn within_bounds<const W: usize>(
+    rules: &Rules,
+    p: &Position<W>,
+    proof: &SearchResult,
+    mut estimate: SearchResult,
+    asked: bool,
+) -> (SearchResult, Option<String>) {
+    let (lower, upper) = (
+        proof.lower.max(estimate.lower),
+        proof.upper.min(estimate.upper),
+    );
+    estimate.nodes += proof.nodes;
+    estimate.lower = lower;
+    estimate.upper = upper;
+    estimate.score = estimate.score.clamp(lower, upper.max(lower));
+    estimate.exact = lower == upper;
+    estimate.depth = estimate.depth.max(1);
+    let known = crate::strategy::lookup(rules, p);
+    let kept = known.and_then(|k| Some((k.keep?, k.kept(p)?)));
+    let mut note = asked.then(|| {
+        "not proven within the time limit: the best estimate, within the proven bounds".to_string()
+    });
+    if let Some((mv, bound)) = kept.filter(|_| !estimate.exact) {
+        let own = match p.side_to_move() {
+            hoyito_rules::Side::South => bound,
+            hoyito_rules::Side::North => -bound,
+        };
+        estimate.best = Some(Move(mv));
+        estimate.pv = vec![Move(mv)];
+        estimate.lower = estimate.lower.max(own);
+        estimate.score = estimate.score.max(own);
+        note = Some(format!(
+            "not proven within the time limit: the certificates' move, which keeps at least \
+             {own} for the mover"
+        ));
+    }
+    if estimate.best.is_none() {
+        estimate.best = proof.best;
+        estimate.pv = proof.pv.clone();
+    }
+    (estimate, note)
+}
+
+/// Makes the line start with the best move (a line that does not is replaced by the move
+/// alone).
+fn line_from_move(r: &mut SearchResult) {
+    match r.best {
+        Some(m) if r.pv.first() != Some(&m) => r.pv = vec![m],
+        None => r.pv.clear(),
+        _ => {}
+    }
+}
+
+/// One search, with a stop flag of its own that `stop` raises (a search raises its flag
+/// itself at its limits, and the caller's flag must say only what the caller asked).
+fn run<const W: usize>(
+    searcher: &Searcher<W>,
+    p: &Position<W>,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_iteration: &(dyn Fn(&SearchResult) + Sync),
+) -> SearchResult {
+    relayed(Some(stop), |own| {
+        searcher.search_controlled(p, limits, own, on_iteration)
+    })
+}
+
+/// Runs `f` with a stop flag of its own that the front's flag (if any) raises.
+pub(crate) fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let stop = AtomicBool::new(false);
+    let Some(front) = front else {
+        return f(&stop);
+    };
+    if front.load(Ordering::Relaxed) {
+        stop.store(true, Ordering::Relaxed);
+        return f(&stop);
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if front.load(Ordering::Relaxed) {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let out = f(&stop);
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+/// Every legal move of `p` valued after its analysis `main`: a child whose value the book
+/// or the certificates prove takes it; the others are searched, exactly when `main` was
+/// proven (each within an even share of what is left of `until` and `nodes`), else as deep
+/// as `main` got; returns them with the nodes searched. A value above a proven value of `p` is an estimate that cannot hold: it
+/// is brought down to it. `on_move` hears of each move valued.
+pub fn value_moves<const W: usize>(
+    searcher: &Searcher<W>,
+    p: &Position<W>,
+    main: &SearchResult,
+    until: Option<Instant>,
+    nodes: Option<u64>,
+    stop: &AtomicBool,
+    on_move: &mut dyn FnMut(&[MoveScore], u64),
+) -> (Vec<MoveScore>, u64) {
+    let rules = *searcher.rules();
+    let children = p.moves(&rules);
+    let children = children.children();
+    let mut out = Vec::new();
+    let mut used = 0u64;
+    for (i, c) in children.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let (score, exact) = if c.ended_game {
+            (c.value(0), true)
+        } else if let Some(v) = crate::strategy::proven_value(&rules, &c.position) {
+            (c.value(v), true)
+        } else {
+            let left = (children.len() - i) as u64;
+            let time = until.map(|end| {
+                let rest = end.saturating_duration_since(Instant::now());
+                Duration::from_micros((rest.as_micros() as u64 / left).max(1))
+            });
+            let nodes = nodes.map(|n| (n.saturating_sub(used) / left).max(1));
+            let bounded = time.is_some() || nodes.is_some() || main.exact;
+            let limits = Limits {
+                time,
+                nodes,
+                ..if main.exact && bounded {
+                    Limits::exact()
+                } else {
+                    Limits::depth(main.depth.saturating_sub(1).max(1))
+                }
+            };
+            let r = run(searcher, &c.position, &limits, stop, &|_| {});
+            used += r.nodes;
+            (c.value(r.score), r.exact)
+        };
+        // A proven value of the position bounds every move's value.
+        let score = if main.exact && !exact {
+            score.min(main.upper)
+        } else {
+            score
+        };
+        out.push(MoveScore {
+            mv: c.mv.0,
+            score,
+            exact,
+        });
+        on_move(&out, used);
+    }
+    (out, used)
+}
+
+/// Makes an answer agree with its moves' values: the best move is the first best-valued
+/// move (the answer's own move where it is among them), the value that move's, exact when
+/// it is proven and no other move could be better; the line starts with the move. An
+/// answer with fewer values than `legal` moves (a stopped analysis) is left as it is.
+pub fn agree(r: &mut SearchResult, moves: &[MoveScore], legal: usize) {
+    let Some(top) = moves.iter().map(|m| m.score).max() else {
+        return;
+    };
+    if moves.len() < legal {
+        return;
+    }
+    let best = match r
+        .best
+        .filter(|b| moves.iter().any(|m| m.mv == b.0 && m.score == top))
+    {
+        Some(b) => b,
+        None => Move(moves.iter().find(|m| m.score == top).map_or(0, |m| m.mv)),
+    };
+    let proven = moves.iter().all(|m| m.exact);
+    if r.exact && !proven {
+        // The position's value is proven; the estimates of the other moves are below it.
+        let keeps = moves
+            .iter()
+            .any(|m| m.mv == best.0 && m.exact && m.score == r.score);
+        if keeps {
+            r.best = Some(best);
+        }
+        line_from_move(r);
+        return;
+    }
+    r.best = Some(best);
+    r.score = top;
+    r.exact = proven;
+    if proven {
+        r.lower = top;
+        r.upper = top;
+    } else {
+        r.score = r.score.clamp(r.lower, r.upper.max(r.lower));
+    }
+    line_from_move(r);
+}
