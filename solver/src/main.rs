@@ -47,9 +47,55 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // `{:#}` prints the chain of causes, each once, joined by ": ".
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", worded(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// An error in the command's terms: `{:#}` prints the chain of causes, each once, joined by
+/// ": "; a bad option is named by its flag (the library's field `time_ms` is `--time-ms`).
+fn worded(e: &hoyito::Error) -> String {
+    let text = format!("{e:#}");
+    match hoyito::error::field(e) {
+        Some(field) => flag_named(&text, field),
+        None => text,
+    }
+}
+
+/// `text` with the first mention of the library's option `field` (a whole word) written as
+/// its flag.
+fn flag_named(text: &str, field: &str) -> String {
+    let flag = format!("--{}", field.replace('_', "-"));
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let mut from = 0;
+    while let Some(at) = text[from..].find(field).map(|i| i + from) {
+        let end = at + field.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        if !before.is_some_and(is_word) && !after.is_some_and(is_word) {
+            return format!("{}{flag}{}", &text[..at], &text[end..]);
+        }
+        from = end;
+    }
+    text.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_option_is_named_by_its_flag() {
+        let e = hoyito::error::bad_option("time_ms", "must be at least 1");
+        assert_eq!(worded(&e), "--time-ms must be at least 1");
+        let e = e.context("best");
+        assert_eq!(worded(&e), "best: --time-ms must be at least 1");
+        assert_eq!(
+            flag_named("max_time_ms and time_ms", "time_ms"),
+            "max_time_ms and --time-ms"
+        );
+        let other = anyhow::anyhow!("depth is fine");
+        assert_eq!(worded(&other), "depth is fine");
     }
 }

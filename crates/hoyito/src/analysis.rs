@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use hoyito_rules::{Diagram, Move, Position, Rules, Side};
 use hoyito_search::{Config, Eval, ExactMethod, Explore, SearchResult, Searcher, TableKind};
 use hoyito_tables::Tables;
@@ -68,10 +68,10 @@ impl EngineOptions {
     pub fn config(&self) -> Result<Config> {
         let threads = search_threads(self.threads)?;
         if self.hash_mb == 0 || self.hash_mb > crate::setup::MAX_HASH_MB {
-            bail!(
-                "--hash-mb must be between 1 and {}",
-                crate::setup::MAX_HASH_MB
-            );
+            return Err(crate::error::bad_option(
+                "hash_mb",
+                format!("must be between 1 and {}", crate::setup::MAX_HASH_MB),
+            ));
         }
         Ok(Config {
             threads,
@@ -323,13 +323,13 @@ pub fn analyse_watched(
     watchdog: &Watchdog,
 ) -> Result<Analysis> {
     if a.depth == Some(0) {
-        bail!("--depth must be at least 1");
+        return Err(crate::error::bad_option("depth", "must be at least 1"));
     }
     if a.nodes == Some(0) {
-        bail!("--nodes must be at least 1");
+        return Err(crate::error::bad_option("nodes", "must be at least 1"));
     }
     if a.time_ms == Some(0) {
-        bail!("--time-ms must be at least 1");
+        return Err(crate::error::bad_option("time_ms", "must be at least 1"));
     }
     let answer = dispatch!(rules, best_sized(rules, d, a, watchdog));
     // The analysis answers now, with its report or its error.

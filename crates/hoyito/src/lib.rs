@@ -50,6 +50,7 @@ pub mod cache;
 pub mod checking;
 pub mod draw;
 pub mod endgame;
+pub mod error;
 pub mod external;
 pub mod inspect;
 pub mod matches;
@@ -70,8 +71,10 @@ pub use hoyito_rules::{
 pub use setup::DEFAULT_TABLES_DIR;
 
 /// The library's error: a message with its chain of causes, each said once (`{:#}` prints
-/// them joined by `: `).
+/// them joined by `: `), and a kind ([`error::kind`]: a bad position, an illegal move, a
+/// bad option named as a field ([`error::field`]) ...) that a front words in its own terms.
 pub use anyhow::Error;
+pub use error::ErrorKind;
 /// A result with the library's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 

@@ -339,7 +339,7 @@ impl fmt::Display for MatchReport {
 /// Plays a match under `rules`.
 pub fn play_match(rules: &Rules, a: &MatchOptions) -> Result<MatchReport> {
     if a.pairs == Some(0) {
-        bail!("--pairs must be at least 1");
+        return Err(crate::error::bad_option("pairs", "must be at least 1"));
     }
     dispatch!(rules, match_sized(rules, a, a.sprt.as_ref()))
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use hoyito_rules::{Game, Position, Rules, Side};
 use hoyito_search::{Config, Limits, Searcher};
 use serde::Serialize;
@@ -59,13 +59,19 @@ impl fmt::Display for OpeningsReport {
 /// Writes an opening set of `rules`.
 pub fn write_openings(rules: &Rules, a: &OpeningsOptions) -> Result<OpeningsReport> {
     if a.sample == Some(0) {
-        bail!("--sample must be at least 1");
+        return Err(crate::error::bad_option("sample", "must be at least 1"));
     }
     if a.balanced.is_some_and(|v| v < 0) {
-        bail!("--balanced must be 0 or more seeds");
+        return Err(crate::error::bad_option(
+            "balanced",
+            "must be 0 or more seeds",
+        ));
     }
     if a.plies > 12 {
-        bail!("--plies must be at most 12 (the positions grow about six-fold a ply)");
+        return Err(crate::error::bad_option(
+            "plies",
+            "must be at most 12 (the positions grow about six-fold a ply)",
+        ));
     }
     dispatch!(rules, openings_sized(rules, a))
 }

@@ -224,7 +224,7 @@ pub fn review_with_progress(
         writable("-o", path)?;
     }
     if a.ply_ms == Some(0) {
-        bail!("--ply-ms must be at least 1");
+        return Err(crate::error::bad_option("ply_ms", "must be at least 1"));
     }
     dispatch!(record.rules, review_sized(record, a, progress))
 }

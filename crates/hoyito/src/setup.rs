@@ -95,9 +95,12 @@ pub const MAX_HASH_MB: usize = 1 << 16;
 /// Checks a `--threads` flag: 1 to [`MAX_THREADS`], or absent.
 pub fn check_threads(threads: Option<usize>) -> Result<()> {
     match threads {
-        Some(0) => bail!("--threads must be at least 1"),
+        Some(0) => return Err(crate::error::bad_option("threads", "must be at least 1")),
         Some(n) if n > MAX_THREADS => {
-            bail!("--threads {n} is more than the {MAX_THREADS} threads a command may start")
+            return Err(crate::error::bad_option(
+                "threads",
+                format!("must be at most {MAX_THREADS} (the threads a command may start), not {n}"),
+            ))
         }
         _ => Ok(()),
     }
@@ -152,7 +155,10 @@ pub fn check_memory(what: &str, mib: u64) -> Result<()> {
 /// tables within the machine's memory.
 pub fn check_hash(hash_mb: usize, tables: usize) -> Result<()> {
     if hash_mb == 0 || hash_mb > MAX_HASH_MB {
-        bail!("--hash-mb must be between 1 and {MAX_HASH_MB}");
+        return Err(crate::error::bad_option(
+            "hash_mb",
+            format!("must be between 1 and {MAX_HASH_MB}"),
+        ));
     }
     let what = if tables == 1 {
         format!("--hash-mb {hash_mb}")
@@ -166,7 +172,7 @@ pub fn check_hash(hash_mb: usize, tables: usize) -> Result<()> {
 /// its memory only as it fills, so the memory free now does not bound it).
 pub fn check_cache(cache_mb: Option<u64>) -> Result<()> {
     if cache_mb == Some(0) {
-        bail!("--cache-mb must be at least 1");
+        return Err(crate::error::bad_option("cache_mb", "must be at least 1"));
     }
     match (cache_mb, total_mib()) {
         (Some(mib), Some(total)) if mib > total => {

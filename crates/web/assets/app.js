@@ -32,7 +32,7 @@ async function api(path, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  if (!r.ok) throw new Error((data.error && (data.error.message || data.error)) || `HTTP ${r.status}`);
   return data;
 }
 
@@ -325,7 +325,8 @@ function startAnalysis() {
     }
   });
   es.addEventListener("failure", (e) => {
-    toast(JSON.parse(e.data).error);
+    const error = JSON.parse(e.data).error;
+    toast(error.message || error);
   });
   es.addEventListener("done", () => {
     es.close();

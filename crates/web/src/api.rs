@@ -1,5 +1,5 @@
 //! The JSON API (docs/web.md): each handler reads its body as JSON, calls the library on a
-//! blocking thread and answers JSON; every error is a 4xx `{"error": "message"}` with the
+//! blocking thread and answers JSON; every error is a 4xx `{"error": {"kind", "message"}}` with the
 //! library's message.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,37 +19,55 @@ use serde_json::json;
 
 use crate::AppState;
 
-/// An error answer: its status (always 4xx for a bad request) and message.
+/// An error answer: its status (4xx for a bad request), its kind (the library's
+/// [`ErrorKind`](hoyito::ErrorKind) name, or `bad_request` for a request that is not
+/// understood) and its message, as `{"error": {"kind", "message"}}`.
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
+    kind: &'static str,
     message: String,
 }
 
 impl ApiError {
-    /// An error with this status and message.
+    /// An error with this status and message, of the kind `bad_request`.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
         ApiError {
             status,
+            kind: "bad_request",
             message: message.into(),
         }
     }
 
-    /// A bad request: the library's error with its causes (`{:#}`).
+    /// A bad request: a message (`{:#}`: with its causes).
     pub fn bad(e: impl std::fmt::Display) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, format!("{e:#}"))
     }
 }
 
 impl From<anyhow::Error> for ApiError {
+    /// The library's error, with its kind: 400, but 409 when the endgame tables are missing
+    /// or damaged (the request may be right, the server's files are not) and 503 when the
+    /// work was stopped.
     fn from(e: anyhow::Error) -> Self {
-        ApiError::bad(e)
+        let kind = hoyito::error::kind(&e);
+        let status = match kind {
+            hoyito::ErrorKind::Tables => StatusCode::CONFLICT,
+            hoyito::ErrorKind::Stopped => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError {
+            status,
+            kind: kind.name(),
+            message: format!("{e:#}"),
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let body = json!({ "error": { "kind": self.kind, "message": self.message } });
+        (self.status, Json(body)).into_response()
     }
 }
 

@@ -150,7 +150,9 @@ impl Job {
             },
         );
         if let Err(e) = sent {
-            let _ = self.tx.blocking_send(json!({ "error": format!("{e:#}") }));
+            let kind = hoyito::error::kind(&e).name();
+            let error = json!({ "error": { "kind": kind, "message": format!("{e:#}") } });
+            let _ = self.tx.blocking_send(error);
         }
     }
 }

@@ -50,7 +50,8 @@ async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
 }
 
 fn error_of(v: &Value) -> &str {
-    v["error"].as_str().expect("an error message")
+    assert!(v["error"]["kind"].is_string(), "an error kind: {v}");
+    v["error"]["message"].as_str().expect("an error message")
 }
 
 #[tokio::test]

@@ -454,7 +454,7 @@ pub fn play(
             bail!("--match sets the last-four award of each round itself: leave out --last-four");
         }
         if n == 0 {
-            bail!("--match must be at least 1");
+            return Err(crate::error::bad_option("match", "must be at least 1"));
         }
     }
     if let Some(dir) = &a.tables {

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use hoyito_rules::{Child, Diagram, Move, Position, Probe, Rules};
 use hoyito_search::certificate::{self, Recorder};
 use hoyito_search::{Config, Gauge, Limits, Prover, Searcher};
@@ -181,13 +181,22 @@ pub fn prove(
     control: &ProofControl<'_>,
 ) -> Result<ProveReport> {
     if a.guess_depth == 0 {
-        bail!("--guess-depth must be at least 1");
+        return Err(crate::error::bad_option(
+            "guess_depth",
+            "must be at least 1",
+        ));
     }
     if a.time_limit == Some(0) {
-        bail!("--time-limit must be at least 1 second");
+        return Err(crate::error::bad_option(
+            "time_limit",
+            "must be at least 1 second",
+        ));
     }
     if a.capture_cap == 0 {
-        bail!("--capture-cap must be at least 1");
+        return Err(crate::error::bad_option(
+            "capture_cap",
+            "must be at least 1",
+        ));
     }
     dispatch!(rules, prove_sized(rules, d, a, control))
 }
