@@ -286,11 +286,17 @@ pub fn say_cache_build(
         hoyito::cache::CACHE_MAX_SEEDS
     };
     if let Some(dir) = hoyito::cache::pending_up_to(rules, seeds, tables, top) {
-        eprintln!(
-            "building the endgame tables up to {top} seeds into the cache {} (once for these \
-             rules, {}; HOYITO_CACHE=off turns the cache off)",
-            dir.display(),
-            hoyito::cache::build_estimate(top)
-        );
+        say_cache_building(&dir, top);
     }
+}
+
+/// Says on stderr that the small tables up to `top` seeds are about to be built into the
+/// cache `dir`.
+pub fn say_cache_building(dir: &std::path::Path, top: usize) {
+    eprintln!(
+        "building the endgame tables up to {top} seeds into the cache {} (once for these \
+         rules, {}; HOYITO_CACHE=off turns the cache off)",
+        dir.display(),
+        hoyito::cache::build_estimate(top)
+    );
 }

@@ -910,3 +910,40 @@ fn with_estimates(proof: &Analysis, estimate: &Analysis) -> Analysis {
     a.moves = Some(moves);
     a
 }
+
+/// The cache folder that an analysis of `d` (`None`: the start) with `a` is about to build
+/// the small tables into (the first such answer for a set of rules: about 15 s), so that a
+/// front can say so first; `None` when it builds nothing (the book answers, a time limit, no
+/// tables wanted, or the cache holds them).
+pub fn cache_build_ahead(
+    rules: &Rules,
+    d: Option<&Diagram>,
+    a: &AnalysisOptions,
+) -> Option<PathBuf> {
+    let ask = a.ask();
+    if a.no_tables || a.time_ms.is_some() || ask.is_limited() {
+        return None;
+    }
+    let proven = dispatch!(rules, book_answers(rules, d, a));
+    if proven {
+        return None;
+    }
+    let seeds = match d {
+        Some(d) => d
+            .south
+            .iter()
+            .chain(&d.north)
+            .map(|&s| usize::from(s))
+            .sum(),
+        None => rules.total_seeds(),
+    };
+    crate::cache::pending(rules, seeds, a.tables.as_deref())
+}
+
+/// Whether the book or the certificates answer the analysis of `d` with `a` at once.
+fn book_answers<const W: usize>(rules: &Rules, d: Option<&Diagram>, a: &AnalysisOptions) -> bool {
+    let Ok(p) = position::<W>(rules, d) else {
+        return false;
+    };
+    !a.all_moves && !a.no_book && policy::proven(rules, &p).is_some()
+}

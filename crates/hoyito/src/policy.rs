@@ -304,22 +304,25 @@ pub fn decide<const W: usize>(
         let proof = run(searcher, p, &limits(true, proof_time), stop, on_iteration);
         let end = total.map(|t| start + t);
         let left = end.map(|e| e.saturating_duration_since(Instant::now()));
-        if proof.exact || stop.load(Ordering::Relaxed) || left.is_none() {
+        if proof.exact {
             (proof, mode, None)
         } else {
-            let left = left.unwrap_or_default().max(LEAST_ESTIMATE);
-            let estimate = run(
-                searcher,
-                p,
-                &Limits {
-                    depth: None,
-                    time: Some(left),
-                    nodes: ask.nodes,
-                    exact: false,
-                },
-                stop,
-                on_iteration,
-            );
+            // The estimate in the time left (none when stopped, or with no time limit).
+            let estimate = match left {
+                Some(left) if !stop.load(Ordering::Relaxed) => Some(run(
+                    searcher,
+                    p,
+                    &Limits {
+                        depth: None,
+                        time: Some(left.max(LEAST_ESTIMATE)),
+                        nodes: ask.nodes,
+                        exact: false,
+                    },
+                    stop,
+                    on_iteration,
+                )),
+                _ => None,
+            };
             let (r, note) = within_bounds(&rules, p, &proof, estimate, ask.exact);
             (r, mode, note)
         }
@@ -340,21 +343,28 @@ pub fn decide<const W: usize>(
     }
 }
 
-/// The estimate after a proof that did not finish: its value kept within the proof's
-/// bounds, its nodes added; where the certificates prove the mover's own bound, their move,
-/// which keeps it. With `asked` (a proof was asked), a note says it was not proven.
+/// The estimate after a proof that did not finish (none: the proof's own answer, when it
+/// was stopped): its value kept within the proof's bounds, its nodes added; where the
+/// certificates prove the mover's own bound, their move, which keeps it. With `asked` (a
+/// proof was asked), a note says it was not proven.
 fn within_bounds<const W: usize>(
     rules: &Rules,
     p: &Position<W>,
     proof: &SearchResult,
-    mut estimate: SearchResult,
+    estimate: Option<SearchResult>,
     asked: bool,
 ) -> (SearchResult, Option<String>) {
+    let mut estimate = match estimate {
+        Some(mut e) => {
+            e.nodes += proof.nodes;
+            e
+        }
+        None => proof.clone(),
+    };
     let (lower, upper) = (
         proof.lower.max(estimate.lower),
         proof.upper.min(estimate.upper),
     );
-    estimate.nodes += proof.nodes;
     estimate.lower = lower;
     estimate.upper = upper;
     estimate.score = estimate.score.clamp(lower, upper.max(lower));
@@ -437,8 +447,9 @@ pub(crate) fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool)
     })
 }
 
-/// Every legal move of `p` valued after its analysis `main`: a child whose value the book
-/// or the certificates prove takes it; the others are searched, exactly when `main` was
+/// Every legal move of `p` valued after its analysis `main`: the move of a proven `main`
+/// takes its value, a child whose value the book or the certificates prove takes it; the
+/// others are searched, exactly when `main` was
 /// proven (each within an even share of what is left of `until` and `nodes`), else as deep
 /// as `main` got; returns them with the nodes searched. A value above a proven value of `p` is an estimate that cannot hold: it
 /// is brought down to it. `on_move` hears of each move valued.
@@ -462,6 +473,9 @@ pub fn value_moves<const W: usize>(
         }
         let (score, exact) = if c.ended_game {
             (c.value(0), true)
+        } else if main.exact && main.best == Some(c.mv) {
+            // The move that proves the position's value keeps it.
+            (main.score, true)
         } else if let Some(v) = crate::strategy::proven_value(&rules, &c.position) {
             (c.value(v), true)
         } else {
@@ -541,4 +555,132 @@ pub fn agree(r: &mut SearchResult, moves: &[MoveScore], legal: usize) {
         r.score = r.score.clamp(r.lower, r.upper.max(r.lower));
     }
     line_from_move(r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoyito_rules::Position6;
+    use hoyito_search::Config;
+
+    fn result(best: u8, score: i32, exact: bool, bounds: (i32, i32)) -> SearchResult {
+        SearchResult {
+            best: Some(Move(best)),
+            score,
+            exact,
+            lower: bounds.0,
+            upper: bounds.1,
+            depth: 3,
+            pv: vec![Move(best), Move(2)],
+            nodes: 10,
+            seconds: 0.0,
+            stopped: false,
+        }
+    }
+
+    fn scored(values: &[(u8, i32, bool)]) -> Vec<MoveScore> {
+        values
+            .iter()
+            .map(|&(mv, score, exact)| MoveScore { mv, score, exact })
+            .collect()
+    }
+
+    #[test]
+    fn an_answer_agrees_with_its_moves_values() {
+        // Estimates: the best-valued move and its value win over the main search's.
+        let mut r = result(1, 5, false, (-20, 20));
+        agree(
+            &mut r,
+            &scored(&[(1, 3, false), (2, 7, false), (3, 7, false)]),
+            3,
+        );
+        assert_eq!((r.best, r.score, r.exact), (Some(Move(2)), 7, false));
+        assert_eq!(r.pv, vec![Move(2), Move(2)]);
+        // Every move proven: the value is proven.
+        let mut r = result(1, 5, false, (-20, 20));
+        agree(&mut r, &scored(&[(1, -4, true), (2, 0, true)]), 2);
+        assert_eq!(
+            (r.best, r.score, r.exact, r.lower, r.upper),
+            (Some(Move(2)), 0, true, 0, 0)
+        );
+        assert_eq!(r.pv, vec![Move(2)]);
+        // A proven value stands over estimates, which cannot exceed it.
+        let mut r = result(3, 4, true, (4, 4));
+        agree(&mut r, &scored(&[(1, 4, false), (3, 4, true)]), 2);
+        assert_eq!((r.best, r.score, r.exact), (Some(Move(3)), 4, true));
+        // A partial list (a stopped analysis) changes nothing.
+        let mut r = result(1, 5, false, (-20, 20));
+        agree(&mut r, &scored(&[(2, 9, false)]), 3);
+        assert_eq!((r.best, r.score), (Some(Move(1)), 5));
+    }
+
+    #[test]
+    fn a_line_starts_with_its_move() {
+        let mut r = result(1, 0, false, (-4, 4));
+        r.pv = vec![Move(3), Move(1)];
+        line_from_move(&mut r);
+        assert_eq!(r.pv, vec![Move(1)]);
+        r.best = None;
+        line_from_move(&mut r);
+        assert!(r.pv.is_empty());
+    }
+
+    #[test]
+    fn the_book_answers_first_and_a_limited_search_skips_it() {
+        let rules = Rules::default();
+        let start = Position6::start(&rules).unwrap();
+        let searcher = Searcher::<2>::new(
+            rules,
+            Config {
+                threads: 1,
+                hash_mb: 4,
+                ..Config::default()
+            },
+        );
+        let never = AtomicBool::new(false);
+        let d = decide(&searcher, &start, &Ask::best(), &never, &|_| {});
+        assert_eq!(d.source, Source::Book);
+        assert_eq!((d.result.best, d.result.score), (Some(Move(1)), -28));
+        let d = decide(&searcher, &start, &Ask::depth(2), &never, &|_| {});
+        assert_eq!(d.source, Source::Search);
+        assert_eq!(d.result.depth, 2);
+        assert_eq!(d.result.pv.first(), d.result.best.as_ref());
+    }
+
+    #[test]
+    fn a_proof_that_cannot_finish_gives_the_estimate_within_its_bounds() {
+        // The 2x12 start is far too large to prove in 300 ms.
+        let rules = Rules::new(
+            hoyito_rules::Variant::Hoyito2,
+            12,
+            4,
+            hoyito_rules::LastFour::Capturer,
+            hoyito_rules::CaptureSide::Any,
+        )
+        .unwrap();
+        let start = Position::<4>::start(&rules).unwrap();
+        let searcher = Searcher::<4>::new(
+            rules,
+            Config {
+                threads: 1,
+                hash_mb: 4,
+                ..Config::default()
+            },
+        );
+        let never = AtomicBool::new(false);
+        let d = decide(&searcher, &start, &Ask::perfect(300), &never, &|_| {});
+        let r = &d.result;
+        assert!(!r.exact);
+        assert!(d.note.is_some_and(|n| n.starts_with("not proven")));
+        assert!(r.lower <= r.score && r.score <= r.upper, "{r:?}");
+        let legal: Vec<Move> = start
+            .moves(&rules)
+            .children()
+            .iter()
+            .map(|c| c.mv)
+            .collect();
+        assert!(r.best.is_some_and(|m| legal.contains(&m)), "{r:?}");
+        assert_eq!(r.pv.first(), r.best.as_ref());
+        assert!(r.depth >= 1);
+    }
 }

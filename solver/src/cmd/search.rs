@@ -15,8 +15,9 @@ use crate::options::match_options;
 /// be interrupted), the watchdog prints the answer so far and ends the process.
 pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
     let (rules, d) = resolve(rules_args, a.position.text().as_deref())?;
-    if a.exact && a.time_ms.is_none() && !a.no_tables {
-        crate::common::say_cache_build(&rules, d.as_ref(), a.tables.as_deref(), false);
+    let options = AnalysisOptions::from(a);
+    if let Some(dir) = hoyito::analysis::cache_build_ahead(&rules, d.as_ref(), &options) {
+        crate::common::say_cache_building(&dir, hoyito::cache::CACHE_MAX_SEEDS);
     }
     let watchdog = Watchdog::new(move |answer| {
         if let Some(r) = answer {
@@ -26,7 +27,7 @@ pub fn best(rules_args: &RuleArgs, json: bool, a: &BestArgs) -> Result<()> {
         }
         std::process::exit(0);
     });
-    let report = analyse_watched(&rules, d.as_ref(), &AnalysisOptions::from(a), &watchdog)?;
+    let report = analyse_watched(&rules, d.as_ref(), &options, &watchdog)?;
     emit(&report, json)
 }
 
