@@ -139,10 +139,12 @@ fn perfect_times(rules: &Rules, games: u64) {
     for g in 0..games {
         let mut level = Opponent::<2>::new(*rules, OpponentKind::Level(2), None, g).expect("level");
         let mut random = Opponent::<2>::new(*rules, OpponentKind::Random, None, g).expect("random");
-        let mut p = Position6::start(rules).expect("start");
+        let start = Position6::start(rules).expect("start");
+        let mut game = hoyito::Game::new(*rules, start);
         let mut moves: Vec<u8> = Vec::new();
         let mut next = 0;
-        while next < by_seeds.len() {
+        while next < by_seeds.len() && !game.is_over() {
+            let p = game.position();
             let seeds = p.seeds_on_board();
             if seeds <= by_seeds[next].0 {
                 let spec: GameSpec =
@@ -157,7 +159,7 @@ fn perfect_times(rules: &Rules, games: u64) {
                     next += 1;
                 }
             }
-            let player = if moves.len() % 2 == 0 {
+            let player = if p.side_to_move() == hoyito::Side::South {
                 &mut level
             } else {
                 &mut random
@@ -166,11 +168,7 @@ fn perfect_times(rules: &Rules, games: u64) {
                 break;
             };
             moves.push(m.0);
-            match p.play(rules, m) {
-                Ok(child) => p = child,
-                Err(_) => break,
-            }
-            if !p.is_live() {
+            if game.play(m).is_err() {
                 break;
             }
         }
@@ -214,8 +212,7 @@ fn value_after(rules: &Rules, p: &Position6, mv: u8) -> i32 {
 fn protocol_score(out: &str) -> (i32, bool) {
     let Some(line) = out
         .lines()
-        .filter(|l| l.starts_with("info") && l.contains(" score "))
-        .last()
+        .rfind(|l| l.starts_with("info") && l.contains(" score "))
     else {
         return (i32::MIN, false);
     };

@@ -55,13 +55,13 @@ pub fn resolve(args: &RuleArgs, position: Option<&str>) -> Result<(Rules, Option
         (None, Some(h)) => h,
         (None, None) => 6,
     };
-    let rules = Rules::new(
-        args.variant,
-        holes,
-        args.seeds,
-        args.last_four,
-        args.capture_side,
-    )?;
+    let rules = Rules::builder()
+        .variant(args.variant)
+        .holes(holes)
+        .seeds(args.seeds)
+        .last_four(args.last_four)
+        .capture_side(args.capture_side)
+        .build()?;
     Ok((rules, diagram))
 }
 

@@ -29,12 +29,12 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Context as _, Result};
 use hoyito_rules::{
-    read_records, CaptureSide, Diagram, Game, LastFour, Move, MoveList, Position, Record, Rules,
-    Side, Status, Variant, Winner,
+    read_records, Diagram, Game, LastFour, Move, MoveList, Position, Record, Rules, Side, Status,
+    Variant,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::play::{Engine, Strength, Tally};
+use crate::play::{round_start, Engine, Strength, Tally};
 use crate::setup::dispatch;
 
 /// Most moves a spec may hold (a game of Hoyito is far shorter: repetition ends it).
@@ -69,28 +69,25 @@ pub struct RulesSpec {
 impl RulesSpec {
     /// The rules these options name.
     pub fn rules(&self) -> Result<Rules> {
-        let d = Rules::default();
-        let variant: Variant = match &self.variant {
-            Some(v) => v.parse().map_err(|e| anyhow::anyhow!("variant: {e}"))?,
-            None => d.variant(),
-        };
-        let last_four: LastFour = match &self.last_four {
-            Some(v) => v.parse().map_err(|e| anyhow::anyhow!("last_four: {e}"))?,
-            None => d.last_four(),
-        };
-        let capture_side: CaptureSide = match &self.capture_side {
-            Some(v) => v
-                .parse()
-                .map_err(|e| anyhow::anyhow!("capture_side: {e}"))?,
-            None => d.capture_side(),
-        };
-        Ok(Rules::new(
-            variant,
-            self.holes.unwrap_or(d.holes()),
-            self.seeds.unwrap_or(d.seeds()),
-            last_four,
-            capture_side,
-        )?)
+        let mut b = Rules::builder();
+        let words = [
+            ("variant", self.variant.clone()),
+            ("last_four", self.last_four.clone()),
+            ("capture_side", self.capture_side.clone()),
+        ];
+        for (key, value) in words {
+            if let Some(v) = value {
+                b.set(key, &v)
+                    .map_err(|e| anyhow::Error::new(e).context(key))?;
+            }
+        }
+        if let Some(h) = self.holes {
+            b = b.holes(h);
+        }
+        if let Some(s) = self.seeds {
+            b = b.seeds(s);
+        }
+        Ok(b.build()?)
     }
 
     /// Every option of `rules`, spelt out.
@@ -278,34 +275,6 @@ pub struct MatchView {
     pub tally: Tally,
     /// Whether another round follows the current one once it is over.
     pub next_round: bool,
-}
-
-/// The rules and start of round `round` (from 1) of a match under `rules`, whose previous
-/// round ended with `previous` (RULES.md, "Matches of rounds"): the last four to the
-/// capturer in rounds 1 and 2 and after a draw, else to the previous round's winner; South
-/// starts the odd rounds, North the even ones.
-pub fn round_start<const W: usize>(
-    rules: &Rules,
-    round: u32,
-    previous: Option<Winner>,
-) -> Result<(Rules, Position<W>)> {
-    let last_four = match (round, previous) {
-        (3.., Some(Winner::Side(Side::South))) => LastFour::South,
-        (3.., Some(Winner::Side(Side::North))) => LastFour::North,
-        _ => LastFour::Capturer,
-    };
-    let r = Rules::new(
-        rules.variant(),
-        rules.holes(),
-        rules.seeds(),
-        last_four,
-        rules.capture_side(),
-    )?;
-    let mut start = Position::<W>::start(&r)?;
-    if round.is_multiple_of(2) {
-        start = start.with_side_flipped();
-    }
-    Ok((r, start))
 }
 
 /// A game replayed from `start`, each move checked; an error names the move.

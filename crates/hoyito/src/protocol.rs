@@ -20,9 +20,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use hoyito_rules::{
-    parse_move, CaptureSide, Diagram, Game, LastFour, Move, Position, Position12, Rules, Variant,
-};
+use hoyito_rules::{parse_move, Diagram, Game, Move, Position, Position12, Rules};
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
 use hoyito_tables::Tables;
 
@@ -534,26 +532,9 @@ impl<const W: usize> Engine<W> {
 /// The rules `r` with the rule option `key` (`variant`, `holes`, `seeds`, `lastfour` or
 /// `captureside`, as [`Engine::setoption`] spells it) set to `value`.
 fn rules_with(r: Rules, key: &str, value: &str) -> std::result::Result<Rules, String> {
-    let rules = |v, s, l, c| Rules::new(v, r.holes(), s, l, c).map_err(|e| e.to_string());
-    match key {
-        "variant" => value
-            .parse::<Variant>()
-            .map_err(|e| e.to_string())
-            .and_then(|v| rules(v, r.seeds(), r.last_four(), r.capture_side())),
-        "holes" | "seeds" => match value.parse::<usize>() {
-            Ok(n) if key == "holes" => r.with_holes(n).map_err(|e| e.to_string()),
-            Ok(n) => r.with_seeds(n).map_err(|e| e.to_string()),
-            Err(_) => Err(format!("'{value}' is not a number")),
-        },
-        "lastfour" => value
-            .parse::<LastFour>()
-            .map_err(|e| e.to_string())
-            .and_then(|v| rules(r.variant(), r.seeds(), v, r.capture_side())),
-        _ => value
-            .parse::<CaptureSide>()
-            .map_err(|e| e.to_string())
-            .and_then(|v| rules(r.variant(), r.seeds(), r.last_four(), v)),
-    }
+    let mut b = r.to_builder();
+    b.set(key, value).map_err(|e| e.to_string())?;
+    b.build().map_err(|e| e.to_string())
 }
 
 /// The answer to `hoyito` or `uci`: name, options, and `hoyitook` or `uciok`.

@@ -95,13 +95,11 @@ pub const MAX_HASH_MB: usize = 1 << 16;
 /// Checks a `--threads` flag: 1 to [`MAX_THREADS`], or absent.
 pub fn check_threads(threads: Option<usize>) -> Result<()> {
     match threads {
-        Some(0) => return Err(crate::error::bad_option("threads", "must be at least 1")),
-        Some(n) if n > MAX_THREADS => {
-            return Err(crate::error::bad_option(
-                "threads",
-                format!("must be at most {MAX_THREADS} (the threads a command may start), not {n}"),
-            ))
-        }
+        Some(0) => Err(crate::error::bad_option("threads", "must be at least 1")),
+        Some(n) if n > MAX_THREADS => Err(crate::error::bad_option(
+            "threads",
+            format!("must be at most {MAX_THREADS} (the threads a command may start), not {n}"),
+        )),
         _ => Ok(()),
     }
 }

@@ -269,8 +269,7 @@ fn value_after<const W: usize>(rules: &Rules, p: &Position<W>, mv: u8) -> i32 {
 fn last_score(out: &str) -> (i32, bool) {
     let line = out
         .lines()
-        .filter(|l| l.starts_with("info") && l.contains(" score "))
-        .last()
+        .rfind(|l| l.starts_with("info") && l.contains(" score "))
         .unwrap_or_else(|| panic!("no score in {out}"));
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words.iter().position(|&w| w == "score").unwrap();

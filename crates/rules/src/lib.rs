@@ -34,7 +34,9 @@ mod trace;
 pub use error::{ParseError, ParseErrorKind, PlayError, PositionError, RulesError};
 pub use game::{End, Game, Winner};
 pub use notation::{parse_move, Diagram, MAX_SEEDS_IN_HOLE};
-pub use options::{CaptureSide, LastFour, Rules, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES};
+pub use options::{
+    CaptureSide, LastFour, Rules, RulesBuilder, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES,
+};
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
 pub use probe::Probe;

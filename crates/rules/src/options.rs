@@ -224,6 +224,126 @@ impl Rules {
     }
 }
 
+/// Rules built one option at a time, by value or from words (a command's flags, a protocol's
+/// `setoption`, a JSON field, a Python keyword): the one place where options named in words
+/// become [`Rules`]. It starts from the standard rules ([`Rules::builder`]) or from given
+/// ones ([`Rules::to_builder`]); [`RulesBuilder::build`] checks the whole.
+///
+/// ```
+/// use hoyito_rules::{Rules, Variant};
+/// let mut b = Rules::builder().holes(12);
+/// b.set("Variant", "hoyito3").unwrap();
+/// b.set("last-four", "S").unwrap();
+/// let r = b.build().unwrap();
+/// assert_eq!((r.variant(), r.holes(), r.total_seeds()), (Variant::Hoyito3, 12, 96));
+/// assert!(Rules::builder().holes(13).build().is_err());
+/// assert!(Rules::builder().set("seeds", "many").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesBuilder {
+    variant: Variant,
+    holes: usize,
+    seeds: usize,
+    last_four: LastFour,
+    capture_side: CaptureSide,
+}
+
+impl Rules {
+    /// A builder that starts from the standard rules ([`Rules::default`]).
+    pub fn builder() -> RulesBuilder {
+        Rules::default().to_builder()
+    }
+
+    /// A builder that starts from these rules.
+    pub fn to_builder(&self) -> RulesBuilder {
+        RulesBuilder {
+            variant: self.variant,
+            holes: self.holes(),
+            seeds: self.seeds(),
+            last_four: self.last_four,
+            capture_side: self.capture_side,
+        }
+    }
+}
+
+impl RulesBuilder {
+    /// The option names [`RulesBuilder::set`] takes, as the project spells them.
+    pub const OPTIONS: [&'static str; 5] =
+        ["variant", "holes", "seeds", "last_four", "capture_side"];
+
+    /// Sets the variant.
+    pub fn variant(mut self, variant: Variant) -> Self {
+        self.variant = variant;
+        self
+    }
+    /// Sets the holes a row (checked by [`RulesBuilder::build`]).
+    pub fn holes(mut self, holes: usize) -> Self {
+        self.holes = holes;
+        self
+    }
+    /// Sets the seeds a hole at the start (checked by [`RulesBuilder::build`]).
+    pub fn seeds(mut self, seeds: usize) -> Self {
+        self.seeds = seeds;
+        self
+    }
+    /// Sets who receives the last seeds.
+    pub fn last_four(mut self, last_four: LastFour) -> Self {
+        self.last_four = last_four;
+        self
+    }
+    /// Sets which rows may be captured.
+    pub fn capture_side(mut self, capture_side: CaptureSide) -> Self {
+        self.capture_side = capture_side;
+        self
+    }
+
+    /// Sets the option named `key` (one of [`RulesBuilder::OPTIONS`], read without regard
+    /// to case, spaces, `_` or `-`) from its word `value`.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let name: String = key
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        let number = |option: &'static str| {
+            value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| RulesError::Unknown {
+                    option,
+                    value: value.to_string(),
+                    expected: "a whole number",
+                })
+        };
+        match name.as_str() {
+            "variant" => self.variant = value.parse()?,
+            "holes" => self.holes = number("holes")?,
+            "seeds" => self.seeds = number("seeds")?,
+            "lastfour" => self.last_four = value.parse()?,
+            "captureside" => self.capture_side = value.parse()?,
+            _ => {
+                return Err(RulesError::Unknown {
+                    option: "rule option",
+                    value: key.to_string(),
+                    expected: "variant, holes, seeds, last_four or capture_side",
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// The rules, checked as [`Rules::new`] checks them.
+    pub fn build(self) -> Result<Rules, RulesError> {
+        Rules::new(
+            self.variant,
+            self.holes,
+            self.seeds,
+            self.last_four,
+            self.capture_side,
+        )
+    }
+}
+
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -24,6 +24,28 @@ use crate::setup::{dispatch, open_tables, position};
 pub use players::{Choice, Engine, Strength};
 pub use session::{Input, Played, Session};
 
+/// The rules and start of round `round` (from 1) of a match under `rules`, whose previous
+/// round ended with `previous` (RULES.md, "Matches of rounds"): the last four to the
+/// capturer in rounds 1 and 2 and after a draw, else to the previous round's winner; South
+/// starts the odd rounds, North the even ones.
+pub fn round_start<const W: usize>(
+    rules: &Rules,
+    round: u32,
+    previous: Option<Winner>,
+) -> Result<(Rules, hoyito_rules::Position<W>)> {
+    let last_four = match (round, previous) {
+        (3.., Some(Winner::Side(hoyito_rules::Side::South))) => LastFour::South,
+        (3.., Some(Winner::Side(hoyito_rules::Side::North))) => LastFour::North,
+        _ => LastFour::Capturer,
+    };
+    let r = rules.to_builder().last_four(last_four).build()?;
+    let mut start = hoyito_rules::Position::<W>::start(&r)?;
+    if round.is_multiple_of(2) {
+        start = start.with_side_flipped();
+    }
+    Ok((r, start))
+}
+
 /// Who plays a side, as a front names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
@@ -603,7 +625,7 @@ fn play_rounds<const W: usize>(
     let name = format!("match of {n} rounds, {}", setup.date);
     let mut previous: Option<Winner> = None;
     for round in 1..=n {
-        let (r, start) = crate::board::round_start::<W>(rules, round, previous)?;
+        let (r, start) = round_start::<W>(rules, round, previous)?;
         let last_four = r.last_four();
         out.say(&format!(
             "\nround {round} of {n}: {} starts, last four to {}\n",
