@@ -721,7 +721,13 @@ fn small_layers_cached(
     // it.
     let want = small_layers(rules, a, seeds, tables, crate::cache::CACHE_PROOF_SEEDS);
     if want == 0 {
-        return Ok(None);
+        // A limited search stands on what the cache holds, as every door does.
+        let have = tables.map_or(0, |t| t.max_seeds());
+        let reach = seeds.min(crate::cache::CACHE_PROOF_SEEDS);
+        if a.no_tables || rules.holes() != 6 || reach <= 8 || have >= reach {
+            return Ok(None);
+        }
+        return Ok(crate::cache::cached_tables(rules, reach));
     }
     if deadline.is_some() {
         return Ok(crate::cache::cached_tables(rules, want));

@@ -156,10 +156,11 @@ pub struct MoveScore {
 }
 
 /// The endgame tables a door stands on for `rules`: the files of `dir` (`None`: the default
-/// folder, when built there), else the small layers of the user's cache (built there first
-/// when `build` allows and they are missing: about 15 s once), else, for positions of at
-/// most [`IN_MEMORY_LAYERS`] seeds, those layers built in memory (about a second). `off`:
-/// none. `seeds` bounds the layers read.
+/// folder, when built there), else the small layers of the user's cache. With `build`, the
+/// cache's layers are built first when missing (about 15 s, once), and where the cache is
+/// off, the layers up to [`IN_MEMORY_LAYERS`] seeds are built in memory (about a second);
+/// without, only what is there is used (an engine that must answer within its move time).
+/// `off`: none. `seeds` bounds the layers read.
 pub fn tables(
     rules: &Rules,
     dir: Option<&Path>,
@@ -182,7 +183,7 @@ pub fn tables(
         return Ok(Some(small.tables));
     }
     let layers = IN_MEMORY_LAYERS.min(seeds);
-    if layers <= 8 {
+    if !build || layers <= 8 {
         return Ok(None);
     }
     let options = hoyito_tables::BuildOptions::default();
@@ -595,7 +596,8 @@ mod tests {
             3,
         );
         assert_eq!((r.best, r.score, r.exact), (Some(Move(2)), 7, false));
-        assert_eq!(r.pv, vec![Move(2), Move(2)]);
+        // The main line began with another move: the line is the move alone.
+        assert_eq!(r.pv, vec![Move(2)]);
         // Every move proven: the value is proven.
         let mut r = result(1, 5, false, (-20, 20));
         agree(&mut r, &scored(&[(1, -4, true), (2, 0, true)]), 2);

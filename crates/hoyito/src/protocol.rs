@@ -496,14 +496,14 @@ impl<const W: usize> Engine<W> {
                 ..Config::default()
             };
             let seeds = settings.rules.holes() * 2 * settings.rules.seeds();
-            // The tables every door stands on (the small layers of the cache, built there
-            // once, where no folder is given).
+            // The tables every door stands on (the small layers of the cache where no folder
+            // is given), as they are: nothing is built within a move's time.
             let tables = match policy::tables(
                 &settings.rules,
                 settings.tables.as_deref(),
                 false,
                 seeds,
-                true,
+                false,
             ) {
                 Ok(t) => t,
                 Err(e) => return self.out.error(&format!("{e:#}")),
