@@ -213,7 +213,7 @@ function statusText(state) {
 function analysisText(state, a) {
   const v = state.view;
   if (v.over || state.frame) return "";
-  if (!a) return "analysing…";
+  if (!a) return state.analysis?.done ? "no values" : "analysing…";
   if (a.proven) return `proven (${a.source})`;
   return state.analysis.done ? `estimates (depth ${a.depth})` : `analysing… depth ${a.depth}`;
 }
