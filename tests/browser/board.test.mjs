@@ -235,6 +235,42 @@ boardTest("after a move, no value of the position before is shown on the new one
   }
 });
 
+boardTest("after the engine's move, every value shown is of an answer for the position shown", async (page) => {
+  // Every analysis answer the page receives, with the moves of the game it is for.
+  await page.addInitScript(() => {
+    window.answers = [];
+    const Source = window.EventSource;
+    window.EventSource = class extends Source {
+      constructor(url, options) {
+        super(url, options);
+        const ply = JSON.parse(new URL(url, location.href).searchParams.get("game")).moves.length;
+        this.addEventListener("analysis", (e) => window.answers.push({ ply, moves: JSON.parse(e.data).moves }));
+      }
+    };
+  });
+  await page.reload();
+  await page.waitForSelector("#board [data-hole]");
+  await page.selectOption("#level", "1");
+  await page.selectOption("#north-player", "engine");
+  await page.selectOption("#speed", "35");
+  await analysed(page);
+  await record(page, valuesShown);
+  await page.click('[data-hole="S1"]');
+  // The engine answers; the values of South's next move come.
+  await page.waitForFunction(() => Number(document.body.dataset.ply) >= 2 && document.querySelector("#values tbody tr[data-value]")?.dataset.move
+    && document.querySelector("#values button.play").textContent.startsWith("S"), null, { timeout: 120_000 });
+  const { shots, answers } = await page.evaluate(() => ({ shots: window.shots, answers: window.answers }));
+  const plies = new Set(shots.filter((s) => s.table.length).map((s) => s.ply));
+  assert.ok(plies.size >= 2, `values shown at plies ${[...plies]}`);
+  for (const s of shots) {
+    if (!s.table.length) continue;
+    const fits = answers.some((a) => String(a.ply) === s.ply && s.table.every(([move, value]) => a.moves.some((m) => m.move === move && m.score === value)));
+    assert.ok(fits, `no answer for ply ${s.ply} has the values shown: ${JSON.stringify(s)}`);
+    const board = new Map(s.board.map(([hole, value]) => [Number(hole.slice(1)), value]));
+    assert.deepEqual(board, new Map(s.table), JSON.stringify(s));
+  }
+});
+
 boardTest("analysis answers for another position, and best lines that do not fit the table, are not shown", async (page) => {
   const start = "1,2,0,3,1,1/1,0,2,0,0,1 S";
   const shown = (await api(page, "/api/position", { start })).position;

@@ -137,14 +137,16 @@ function drawHole(svg, i, holes, p) {
   const n = p.counts[i];
   const { x, y, r } = holeGeometry(i, holes);
   const playable = side === p.side && p.playable.has(hole);
-  const value = playable ? p.values.get(hole) : undefined;
+  // The values of the position's moves, whoever is to play them.
+  const value = side === p.side ? p.values.get(hole) : undefined;
   const g = el("g", {
     class: "hole" + (playable ? " playable" : "") + (p.marks[i] ? " " + p.marks[i] : ""),
     "data-hole": side + hole,
     "data-seeds": n,
   }, svg);
   let label = `${sideName(side)} hole ${hole}, ${n} seeds`;
-  if (playable) label += value ? `, value ${signed(value.score)} ${value.exact ? "proven" : "estimate"}` : ", playable";
+  if (value) label += `, value ${signed(value.score)} ${value.exact ? "proven" : "estimate"}`;
+  if (playable && !value) label += ", playable";
   g.setAttribute("aria-label", label);
   if (playable) {
     g.setAttribute("role", "button");
