@@ -18,7 +18,7 @@ for (let k = 0; k < 5; k++) {
   await page.waitForTimeout(900);
 }
 await page.click("#first");
-await page.waitForTimeout(300);
+await page.waitForFunction(() => document.body.dataset.ply === "0" && document.body.dataset.analysis === "done");
 await page.click("#last");
 await page.waitForFunction(() => document.body.dataset.analysis === "done", null, { timeout: 60_000 });
 await page.waitForTimeout(5500); // the toast fades

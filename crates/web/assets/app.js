@@ -1,395 +1,176 @@
 // The Hoyito web board. It draws what the server answers and calls its API
 // (docs/web.md); it knows no rule: the legal moves, the board after a move, its laps and
 // captures, and every value come from the server.
-"use strict";
+//
+// Three parts, as in lichess's analysis board: the server's API (server.js), the drawing
+// (view.js, which draws from the state only), and here the state, the one function that
+// changes it (`update`), and the controller that calls the server and plays the sowings.
+import * as server from "./server.js";
+import { render, canPlay, shownAnalysis, sideName, HOLE_KEYS } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
+
+// ---- The state ------------------------------------------------------------------------
 
 const state = {
-  // The game as the server takes it: rules, start, moves up to the cursor, a match.
-  spec: { rules: {}, moves: [] },
+  spec: { rules: {}, moves: [] }, // the game as the server takes it, less its moves
   line: [], // every move of the game's line (the cursor may stand before its end)
   cursor: 0, // moves of `line` shown
+  plies: [], // the line's moves as records write them, for the move list
   view: null, // the server's board at the cursor
-  players: { S: "human", N: "engine" },
+  players: { S: "human", N: "human" },
   level: "3",
-  tab: Math.random().toString(36).slice(2) + Date.now().toString(36),
-  source: null, // the analysis stream
-  analysis: null, // its last answer
-  graph: [], // the value for South at each cursor, once known
-  busy: false, // a move or an animation in progress
-  skip: false,
-  book: null,
+  speed: 110, // ms a seed of the sowing animation; 0: none
+  // The analysis of the position shown: {position, answer, done}. An answer for another
+  // position never gets in (see `update`).
+  analysis: null,
+  graph: [], // South's final margin under best play at each cursor, once known
+  frame: null, // the sowing animation's picture: {counts, marks, captured, side, status, lap}
+  skip: false, // the animation is to end now
+  busy: false, // a move, a jump or an animation in progress
+  thinking: false, // the engine is choosing a move
+  book: null, // the opening book of the rules: {key, tree} or {key, error}
+  toast: null,
+  // The keyboard's focus goes back to the board after each move (`count`), to a hole when
+  // the move was played from a hole by the keyboard (`hole`).
+  focus: { count: 0, hole: false },
+  shown: 0, // counts the positions shown: an animation or its end for an older one is dropped
+  game: 0, // counts the games started
 };
 
-// ---- API ------------------------------------------------------------------------------
-
-async function api(path, body) {
-  const r = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error((data.error && (data.error.message || data.error)) || `HTTP ${r.status}`);
-  return data;
-}
-
-function specAt(cursor) {
-  return { ...state.spec, moves: state.line.slice(0, cursor) };
-}
-
-// ---- The board ------------------------------------------------------------------------
-
-function el(name, attrs, parent) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-// Where hole `i` (sowing order) is drawn: South's row below, left to right; North's row
-// above, right to left, so that sowing runs counterclockwise.
-function holeGeometry(i, holes) {
-  const width = 760, margin = 90;
-  const step = (width - 2 * margin) / holes;
-  const r = Math.min(step * 0.42, 44);
-  if (i < holes) return { x: margin + step * (i + 0.5), y: 228, r };
-  const k = i - holes;
-  return { x: margin + step * (holes - k - 0.5), y: 112, r };
-}
-
-function dots(g, x, y, r, n) {
-  const shown = Math.min(n, 24);
-  const cols = Math.ceil(Math.sqrt(shown));
-  const rows = Math.ceil(shown / cols);
-  const gap = Math.min((r * 1.1) / Math.max(cols, 1), 8);
-  for (let k = 0; k < shown; k++) {
-    const cx = x + (k % cols - (cols - 1) / 2) * gap;
-    const cy = y + 6 + (Math.floor(k / cols) - (rows - 1) / 2) * gap;
-    el("circle", { cx, cy, r: Math.max(1.6, gap * 0.32), class: "seed" }, g);
+// Every change of the state goes through here; the page is redrawn from the state on the
+// next animation frame.
+function update(action) {
+  const s = state;
+  switch (action.type) {
+    case "show": {
+      // A new position: the view, and whatever of the game changed with it. Its analysis
+      // starts empty: nothing of the position before is shown on it.
+      for (const k of ["spec", "line", "plies", "graph", "players"]) if (action[k]) s[k] = action[k];
+      if (action.newGame) s.game += 1;
+      s.shown += 1;
+      s.view = action.view;
+      s.cursor = action.cursor;
+      s.analysis = { position: action.view.position, answer: null, done: action.view.over };
+      if (action.view.over) s.graph[s.cursor] = action.view.captured[0] - action.view.captured[1];
+      s.frame = action.frame ?? null;
+      s.skip = false;
+      if (action.moved) s.focus = { count: s.focus.count + 1, hole: action.byKey ?? s.focus.hole };
+      break;
+    }
+    case "frame":
+      if (action.shown !== s.shown) return;
+      s.frame = action.frame;
+      break;
+    case "settled":
+      if (action.shown !== s.shown) return;
+      s.frame = null;
+      s.busy = false;
+      if (action.moved) s.focus = { ...s.focus, count: s.focus.count + 1 };
+      break;
+    case "busy":
+      s.busy = action.busy;
+      break;
+    case "thinking":
+      s.thinking = action.thinking;
+      break;
+    case "skip":
+      s.skip = true;
+      break;
+    case "analysis": {
+      // An answer is taken only for the position shown.
+      const a = s.analysis;
+      if (!a || action.position !== a.position) return;
+      a.answer = action.answer;
+      if (action.answer.exact || action.answer.final) graphPoint();
+      break;
+    }
+    case "analysis-done":
+      if (s.analysis && action.position === s.analysis.position) s.analysis.done = true;
+      break;
+    case "players":
+      s.players = { ...s.players, [action.side]: action.who };
+      break;
+    case "level":
+      s.level = action.level;
+      break;
+    case "speed":
+      s.speed = action.speed;
+      break;
+    case "book":
+      s.book = action.book;
+      break;
+    case "toast":
+      s.toast = action.text;
+      break;
+    default:
+      throw new Error(`unknown action ${action.type}`);
   }
+  scheduleRender();
 }
 
-// Draws `counts` (sowing order); `marks` highlights holes: {i: class}.
-function drawBoard(counts, marks) {
+// The graph's point at the cursor: the margin so far plus the best value of the moves'
+// table, the same value the table and the best line show.
+function graphPoint() {
   const v = state.view;
-  const svg = $("board");
-  const holes = v.holes;
-  // A redraw keeps the keyboard's focus on the hole it was on.
-  const active = document.activeElement;
-  const focused = active && active.closest && active.closest("#board [data-hole]") ? active.dataset.hole : null;
-  svg.innerHTML = "";
-  el("rect", { x: 4, y: 34, width: 752, height: 272, rx: 60, class: "wood" }, svg);
-  const values = moveValues();
-  const mover = v.side;
-  const legal = new Set(v.moves.map((m) => m.move));
-  for (let i = 0; i < 2 * holes; i++) {
-    const side = i < holes ? "S" : "N";
-    const hole = (i % holes) + 1;
-    const { x, y, r } = holeGeometry(i, holes);
-    const playable = !v.over && side === mover && legal.has(hole) && !state.busy;
-    const g = el("g", {
-      class: "hole" + (playable ? " playable" : "") + (marks && marks[i] ? " " + marks[i] : ""),
-      "data-hole": side + hole,
-      "data-seeds": counts[i],
-    }, svg);
-    const value = side === mover && values[hole];
-    let label = `${side === "S" ? "South" : "North"} hole ${hole}, ${counts[i]} seeds`;
-    if (playable) label += value ? `, value ${signed(value.score)} ${value.exact ? "proven" : "estimate"}` : ", playable";
-    g.setAttribute("aria-label", label);
-    if (playable) {
-      g.setAttribute("role", "button");
-      g.setAttribute("tabindex", "0");
-      g.addEventListener("click", () => userMove(hole));
-      g.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); userMove(hole); }
-      });
-    }
-    el("circle", { cx: x, cy: y, r, class: "pit" }, g);
-    dots(g, x, y, r * 0.8, counts[i]);
-    const t = el("text", { x, y: y - r * 0.45, class: "count" }, g);
-    t.textContent = counts[i];
-    const lab = el("text", { x, y: side === "S" ? y + r + 16 : y - r - 7, class: "label" }, g);
-    lab.textContent = side + hole;
-    if (playable && value) {
-      const vt = el("text", {
-        x, y: side === "S" ? y + r + 32 : y - r - 22,
-        class: "hole-value " + tone(value.score) + (value.exact ? " proven" : ""),
-      }, g);
-      vt.textContent = signed(value.score) + (value.exact ? "" : "?");
-    }
-  }
-  // Captured totals and the turn.
-  const cap = (label, n, x, y, side) => {
-    const g = el("g", { class: "store" + (v.side === side && !v.over ? " to-move" : "") }, svg);
-    el("rect", { x: x - 34, y: y - 34, width: 68, height: 68, rx: 14, class: "store-box" }, g);
-    const t = el("text", { x, y: y + 2, class: "store-count" }, g);
-    t.textContent = n;
-    const l = el("text", { x, y: y + 24, class: "store-label" }, g);
-    l.textContent = label;
-    g.setAttribute("aria-label", `${label} captured ${n}`);
-  };
-  cap("North", v.captured[1], 46, 112, "N");
-  cap("South", v.captured[0], 714, 228, "S");
-  if (focused) svg.querySelector(`[data-hole="${focused}"][tabindex]`)?.focus();
+  const a = shownAnalysis({ ...state, frame: null });
+  if (!a || !a.moves.size) return;
+  const best = Math.max(...[...a.moves.values()].map((m) => m.score));
+  state.graph[state.cursor] = v.captured[0] - v.captured[1] + (v.side === "S" ? best : -best);
 }
 
-function signed(n) {
-  return n > 0 ? "+" + n : String(n);
-}
-function tone(n) {
-  return n > 0 ? "win" : n < 0 ? "loss" : "draw";
-}
-
-// The values of the current analysis, by hole.
-function moveValues() {
-  const out = {};
-  const a = state.analysis;
-  if (!a) return out;
-  for (const m of a.moves || []) out[m.move] = { ...m, source: a.source };
-  return out;
-}
-
-function lastMarks() {
-  const t = state.view.last;
-  if (!t) return {};
-  const marks = {};
-  marks[t.laps[0].from] = "origin";
-  marks[t.laps[t.laps.length - 1].landing] = "landing";
-  for (const h of t.captured_holes) marks[h] = "captured";
-  return marks;
-}
-
-function render() {
-  const v = state.view;
-  drawBoard(v.south.concat(v.north), lastMarks());
-  $("rules-line").textContent = v.rules_text;
-  renderStatus();
-  renderValues();
-  renderMoveList();
-  renderGraph();
-  renderMatch();
-  $("undo").disabled = state.cursor === 0;
-  $("back").disabled = $("first").disabled = state.cursor === 0;
-  $("forward").disabled = $("last").disabled = state.cursor >= state.line.length;
-}
-
-function sideName(s) {
-  return s === "S" ? "South" : "North";
-}
-
-function renderStatus() {
-  const v = state.view;
-  let text;
-  if (v.over) {
-    const how = { "last-four": "by the last four", "no-moves": "no moves left", repetition: "by repetition" }[v.end] || v.end;
-    const res = { "1-0": "South wins", "0-1": "North wins", "1/2-1/2": "Draw" }[v.result] || v.result;
-    text = `Game over (${how}): ${res}, ${v.captured[0]}-${v.captured[1]}.`;
-  } else {
-    text = `${sideName(v.side)} to move` + (state.players[v.side] === "engine" ? " (engine)" : "") + ".";
-    if (v.last) {
-      const t = v.last;
-      text += ` Last: ${t.side}${t.move}, ${t.laps.length} lap${t.laps.length > 1 ? "s" : ""}` +
-        (t.captured_holes.length ? `, captured ${4 * t.captured_holes.length}` : "") + ".";
-    }
-  }
-  $("status").textContent = text;
-}
-
-function renderValues() {
-  const v = state.view;
-  const a = state.analysis;
-  const body = $("values").querySelector("tbody");
-  body.innerHTML = "";
-  const values = moveValues();
-  for (const m of v.moves) {
-    const tr = document.createElement("tr");
-    const val = values[m.move];
-    tr.dataset.move = m.move;
-    if (val) {
-      tr.dataset.value = val.score;
-      tr.dataset.exact = val.exact;
-      tr.className = tone(val.score);
-    }
-    const how = !val ? "…" : val.exact ? `proven (${a.source === "search" ? "proof" : a.source})` : `estimate, depth ${val.depth}`;
-    const extra = m.captured ? ` x${m.captured}` : "";
-    tr.innerHTML = `<td><button type="button" class="play" aria-label="Play ${v.side}${m.move}">${v.side}${m.move}${extra}</button></td>` +
-      `<td class="num">${val ? signed(val.score) : ""}</td><td>${how}</td>`;
-    tr.querySelector("button").addEventListener("click", () => userMove(m.move));
-    body.appendChild(tr);
-  }
-  for (const e of v.endless) {
-    const tr = document.createElement("tr");
-    tr.innerHTML = `<td>${v.side}${e}</td><td></td><td>illegal: endless sowing</td>`;
-    body.appendChild(tr);
-  }
-  let st = "";
-  if (v.over) st = "";
-  else if (!a) st = "analysing…";
-  else if (a.exact && a.moves.every((m) => m.exact)) st = `proven (${a.source})`;
-  else st = `analysing… depth ${a.depth}`;
-  if (state.analysisDone && a && !(a.exact && a.moves.every((m) => m.exact))) st = `estimates (depth ${a.depth})`;
-  $("analysis-state").textContent = st;
-  $("pv").textContent = a && a.pv && a.pv.length && !v.over
-    ? `Best line: ${a.pv.slice(0, 14).join(" ")}${a.pv.length > 14 ? " …" : ""} (value ${signed(a.score)}${a.exact ? ", proven" : ""})`
-    : "";
-}
-
-function renderMoveList() {
-  const ol = $("move-list");
-  ol.innerHTML = "";
-  const plies = state.fullPlies || [];
-  plies.forEach((p, k) => {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = p.token;
-    b.className = k < state.cursor ? "" : "future";
-    if (k === state.cursor - 1) b.setAttribute("aria-current", "step");
-    b.setAttribute("aria-label", `Move ${k + 1}, ${p.token}: go to the position after it`);
-    b.addEventListener("click", () => jump(k + 1));
-    li.appendChild(b);
-    ol.appendChild(li);
+let pending = false;
+function scheduleRender() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    render(state);
   });
 }
 
-function renderGraph() {
-  const svg = $("graph");
-  svg.innerHTML = "";
-  const n = Math.max(state.line.length, 1);
-  const known = state.graph.map((v, k) => [k, v]).filter(([, v]) => typeof v === "number");
-  const top = Math.max(8, ...known.map(([, v]) => Math.abs(v)));
-  const x = (k) => 10 + (280 * k) / n;
-  const y = (v) => 60 - (50 * v) / top;
-  el("line", { x1: 10, x2: 290, y1: 60, y2: 60, class: "axis" }, svg);
-  if (known.length) {
-    el("polyline", { points: known.map(([k, v]) => `${x(k)},${y(v)}`).join(" "), class: "curve" }, svg);
-    for (const [k, v] of known) {
-      const c = el("circle", { cx: x(k), cy: y(v), r: k === state.cursor ? 3.5 : 2, class: "pt " + tone(v) }, svg);
-      const t = el("title", {}, c);
-      t.textContent = `after ${k} moves: South ends ${signed(v)} under best play`;
-    }
-  }
-  el("line", { x1: x(state.cursor), x2: x(state.cursor), y1: 5, y2: 115, class: "cursor" }, svg);
-}
+// ---- The controller -------------------------------------------------------------------
 
-function renderMatch() {
-  const m = state.view.match;
-  $("match-info").hidden = !m;
-  if (!m) return;
-  const t = m.tally;
-  let text = `Match, round ${m.round} of ${t.rounds}: South won ${t.wins[0]}, North won ${t.wins[1]}, drawn ${t.draws}; seeds ${t.seeds[0]}-${t.seeds[1]}.`;
-  if (t.winner === "S") text += " South wins the match.";
-  else if (t.winner === "N") text += " North wins the match.";
-  else if (t.winner === "draw") text += " The match is drawn.";
-  $("match-text").textContent = text;
-  $("next-round").hidden = !(state.view.over && m.next_round && state.cursor === state.line.length);
-}
-
-// ---- Analysis stream ------------------------------------------------------------------
-
-function stopAnalysis() {
-  if (state.source) {
-    state.source.close();
-    state.source = null;
-  }
-}
-
-function startAnalysis() {
-  stopAnalysis();
-  state.analysis = null;
-  state.analysisDone = false;
-  if (state.view.over) {
-    state.graph[state.cursor] = state.view.captured[0] - state.view.captured[1];
-    return;
-  }
-  const q = new URLSearchParams({ tab: state.tab, game: JSON.stringify(specAt(state.cursor)) });
-  const es = new EventSource("/api/analysis?" + q.toString());
-  const cursor = state.cursor;
-  state.source = es;
-  es.addEventListener("analysis", (e) => {
-    if (state.source !== es) return;
-    state.analysis = JSON.parse(e.data);
-    if (state.analysis.exact || state.analysis.final) state.graph[cursor] = state.analysis.outcome_south;
-    // Answers can come many a second: the page redraws at most every 100 ms.
-    if (!state.redraw) {
-      state.redraw = setTimeout(() => {
-        state.redraw = null;
-        if (state.busy || state.source !== es) return;
-        drawBoard(state.view.south.concat(state.view.north), lastMarks());
-        renderValues();
-        renderGraph();
-      }, 100);
-    }
-  });
-  es.addEventListener("failure", (e) => {
-    const error = JSON.parse(e.data).error;
-    toast(error.message || error);
-  });
-  es.addEventListener("done", () => {
-    es.close();
-    if (state.source === es) {
-      state.source = null;
-      state.analysisDone = true;
-      clearTimeout(state.redraw);
-      state.redraw = null;
-      if (!state.busy) {
-        drawBoard(state.view.south.concat(state.view.north), lastMarks());
-        renderGraph();
-      }
-      renderValues();
-      document.body.dataset.analysis = "done";
-    }
-  });
-  es.onerror = () => {
-    es.close();
-    if (state.source === es) state.source = null;
-  };
-  document.body.dataset.analysis = "running";
-}
-
-// ---- Moves, animation, navigation -----------------------------------------------------
-
+const tab = Math.random().toString(36).slice(2) + Date.now().toString(36);
+const specAt = (cursor) => ({ ...state.spec, moves: state.line.slice(0, cursor) });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Plays the server's laps of `trace` on the board: lift, sow seed by seed, relay, capture.
-async function animate(trace) {
-  const delay = Number($("speed").value);
-  if (!delay) return;
-  state.skip = false;
-  $("skip").disabled = false;
-  $("status").textContent = `${sideName(trace.side)} plays ${trace.side}${trace.move}: ${trace.laps.length} lap${trace.laps.length > 1 ? "s" : ""}.`;
-  const counts = trace.before.slice();
-  const n = counts.length;
-  const wait = async (k) => { if (!state.skip) await sleep(delay * k); };
-  for (const [k, lap] of trace.laps.entries()) {
-    if (state.skip) break;
-    $("lap-info").textContent = `lap ${k + 1} of ${trace.laps.length}: ${lap.sown} seeds from ${holeName(lap.from, n)}`;
-    counts[lap.from] = 0;
-    drawBoard(counts, { [lap.from]: "origin" });
-    await wait(2);
-    // One seed into each hole of the lap's path, as the server gives it.
-    for (const at of lap.path) {
-      if (state.skip) break;
-      counts[at] += 1;
-      drawBoard(counts, { [lap.from]: "origin", [at]: "sowing" });
-      await wait(1);
-    }
-    const ends = lap.seeds === 1 ? "the move ends" : k + 1 < trace.laps.length ? "relay" : "capture";
-    $("lap-info").textContent = `lap ${k + 1} ends in ${holeName(lap.landing, n)} (${lap.seeds}): ${ends}`;
-    drawBoard(counts, { [lap.landing]: "landing" });
-    await wait(3);
-  }
-  if (trace.captured_holes.length && !state.skip) {
-    const marks = {};
-    for (const h of trace.captured_holes) marks[h] = "captured";
-    $("lap-info").textContent = `captures ${4 * trace.captured_holes.length} from ${trace.captured_holes.map((h) => holeName(h, n)).join(", ")}`;
-    drawBoard(counts, marks);
-    await wait(5);
-  }
-  $("skip").disabled = true;
+function toast(text) {
+  update({ type: "toast", text });
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => update({ type: "toast", text: null }), 5000);
+}
+
+let closeAnalysis = () => {};
+// Streams the analysis of the position shown; its answers are tagged with their position.
+function startAnalysis() {
+  closeAnalysis();
+  closeAnalysis = () => {};
+  const v = state.view;
+  if (v.over) return;
+  closeAnalysis = server.analyse(tab, specAt(state.cursor), v.position, {
+    analysis: (position, answer) => update({ type: "analysis", position, answer }),
+    failure: (message) => toast(message),
+    done: () => update({ type: "analysis-done", position: v.position }),
+  });
+}
+
+// Shows `view` at `cursor` (with `changes` to the game: spec, line, plies, graph,
+// players), playing its last move's sowing first when `moved` and the speed is not 0.
+async function arrive(view, cursor, changes = {}) {
+  const before = state.view;
+  const trace = changes.moved && state.speed > 0 && before ? view.last : null;
+  update({ type: "show", view, cursor, ...changes, frame: trace ? { ...firstFrame(trace, before), lap: "" } : null });
+  const shown = state.shown;
+  startAnalysis();
+  if (trace) await animate(trace, before.captured, view.captured);
+  update({ type: "settled", shown, moved: changes.moved });
+  maybeEngine();
+}
+
+function firstFrame(trace, before) {
+  const status = `${sideName(trace.side)} plays ${trace.side}${trace.move}: ${trace.laps.length} lap${trace.laps.length > 1 ? "s" : ""}.`;
+  return { counts: trace.before.slice(), marks: {}, captured: before.captured, side: trace.side, status };
 }
 
 function holeName(i, n) {
@@ -397,92 +178,101 @@ function holeName(i, n) {
   return (i < h ? "S" : "N") + ((i % h) + 1);
 }
 
-async function show(view, animateIt) {
-  state.view = view;
-  state.busy = true;
-  stopAnalysis();
-  document.body.dataset.analysis = "waiting";
-  try {
-    if (animateIt && view.last) await animate(view.last);
-  } finally {
-    state.busy = false;
-  }
-  $("lap-info").textContent = "";
-  render();
-  startAnalysis();
-  document.body.dataset.ply = String(state.cursor);
-  maybeEngine();
-}
-
-// The full line's plies (for the move list), from the view at the line's end.
-async function refreshLine(view) {
-  if (state.cursor === state.line.length) state.fullPlies = view.plies;
-  else state.fullPlies = (await api("/api/position", specAt(state.line.length))).plies;
-}
-
-async function userMove(hole) {
-  if (state.busy || !state.view || state.view.over) return;
-  if (state.players[state.view.side] === "engine" && state.cursor === state.line.length) return;
-  await playMove(hole);
-}
-
-async function playMove(hole) {
-  state.busy = true;
-  try {
-    const view = await api("/api/play", { game: specAt(state.cursor), move: hole });
-    if (state.line[state.cursor] !== hole) {
-      state.line = state.line.slice(0, state.cursor);
-      state.graph = state.graph.slice(0, state.cursor + 1);
+// Plays the server's laps of `trace` on the board: lift, sow seed by seed, relay, capture.
+// The stores change when the capture is drawn, the turn when the sowing ends.
+async function animate(trace, capturedBefore, capturedAfter) {
+  const base = state.frame;
+  const shown = state.shown;
+  const counts = trace.before.slice();
+  const n = counts.length;
+  const frame = (marks, lap, captured = capturedBefore) =>
+    update({ type: "frame", shown, frame: { ...base, counts: counts.slice(), marks, lap, captured } });
+  // Waits `k` steps; false when the animation is to end now (skipped, or another position
+  // shown meanwhile).
+  const wait = async (k) => {
+    if (!state.skip) await sleep(state.speed * k);
+    return !state.skip && state.shown === shown;
+  };
+  for (const [k, lap] of trace.laps.entries()) {
+    counts[lap.from] = 0;
+    const lifted = `lap ${k + 1} of ${trace.laps.length}: ${lap.sown} seeds from ${holeName(lap.from, n)}`;
+    frame({ [lap.from]: "origin" }, lifted);
+    if (!(await wait(2))) return;
+    // One seed into each hole of the lap's path, as the server gives it.
+    for (const at of lap.path) {
+      counts[at] += 1;
+      frame({ [lap.from]: "origin", [at]: "sowing" }, lifted);
+      if (!(await wait(1))) return;
     }
-    if (state.line[state.cursor] === undefined) state.line.push(hole);
-    state.cursor += 1;
-    state.busy = false;
-    await refreshLine(view);
-    await show(view, true);
-  } catch (e) {
-    state.busy = false;
-    toast(e.message);
+    const ends = lap.seeds === 1 ? "the move ends" : k + 1 < trace.laps.length ? "relay" : "capture";
+    frame({ [lap.landing]: "landing" }, `lap ${k + 1} ends in ${holeName(lap.landing, n)} (${lap.seeds}): ${ends}`);
+    if (!(await wait(3))) return;
+  }
+  if (trace.captured_holes.length) {
+    const marks = {};
+    for (const h of trace.captured_holes) marks[h] = "captured";
+    const lap = `captures ${4 * trace.captured_holes.length} from ${trace.captured_holes.map((h) => holeName(h, n)).join(", ")}`;
+    frame(marks, lap);
+    if (!(await wait(4))) return;
+    for (const h of trace.captured_holes) counts[h] = 0;
+    frame(marks, lap, capturedAfter);
+    await wait(2);
   }
 }
 
-let engineRunning = false;
+// Plays `hole` for the side to move; `byKey`: from a hole with the keyboard's focus.
+async function playMove(hole, byKey = false) {
+  if (!canPlay(state) || !state.view.moves.some((m) => m.move === hole)) return;
+  update({ type: "busy", busy: true });
+  let view;
+  try {
+    view = await server.play(specAt(state.cursor), hole);
+  } catch (e) {
+    update({ type: "busy", busy: false });
+    return toast(e.message);
+  }
+  // The line's own next move keeps the line; another move cuts it here.
+  const c = state.cursor;
+  const changes = state.line[c] === hole
+    ? {}
+    : { line: state.line.slice(0, c).concat(hole), plies: view.plies, graph: state.graph.slice(0, c + 1) };
+  await arrive(view, c + 1, { ...changes, moved: true, byKey });
+}
+
 async function maybeEngine() {
   const v = state.view;
-  if (v.over || engineRunning || state.cursor !== state.line.length) return;
+  if (v.over || state.busy || state.thinking || state.cursor !== state.line.length) return;
   if (state.players[v.side] !== "engine") return;
-  engineRunning = true;
-  let stale = false;
-  $("status").textContent = `${sideName(v.side)} (engine, level ${state.level}) thinks…`;
+  const spec = specAt(state.cursor);
+  update({ type: "thinking", thinking: true });
+  let answer;
   try {
-    const spec = specAt(state.cursor);
-    const answer = await api("/api/engine", { game: spec, level: state.level });
-    // The position may have changed meanwhile (new game, undo, navigation): the engine
-    // then looks again at the position now shown.
-    if (JSON.stringify(specAt(state.cursor)) !== JSON.stringify(spec) || state.busy) {
-      stale = true;
-      return;
-    }
-    state.line.push(answer.engine.move);
-    state.cursor += 1;
-    state.fullPlies = answer.view.plies;
-    engineRunning = false;
-    await show(answer.view, true);
+    answer = await server.engine(spec, state.level);
   } catch (e) {
     toast(e.message);
   } finally {
-    engineRunning = false;
-    if (stale) maybeEngine();
+    update({ type: "thinking", thinking: false });
   }
+  if (!answer) return;
+  // The position may have changed meanwhile (new game, undo, navigation): the engine
+  // then looks again at the position now shown.
+  if (state.busy || JSON.stringify(specAt(state.cursor)) !== JSON.stringify(spec) || state.cursor !== state.line.length) {
+    return maybeEngine();
+  }
+  update({ type: "busy", busy: true });
+  const line = state.line.concat(answer.engine.move);
+  await arrive(answer.view, state.cursor + 1, { line, plies: answer.view.plies, moved: true });
 }
 
+// Shows the position after `cursor` moves of the line.
 async function jump(cursor) {
-  if (state.busy) return;
   cursor = Math.max(0, Math.min(cursor, state.line.length));
+  if (state.busy || cursor === state.cursor) return;
+  update({ type: "busy", busy: true });
   try {
-    const view = await api("/api/position", specAt(cursor));
-    state.cursor = cursor;
-    await show(view, false);
+    await arrive(await server.position(specAt(cursor)), cursor);
   } catch (e) {
+    update({ type: "busy", busy: false });
     toast(e.message);
   }
 }
@@ -491,73 +281,51 @@ async function jump(cursor) {
 async function undo() {
   if (state.busy || state.cursor === 0) return;
   let k = state.cursor - 1;
-  const plies = state.fullPlies || [];
   const human = (s) => state.players[s] === "human";
-  while (k > 0 && plies[k] && !human(plies[k].side) && (human("S") || human("N"))) k -= 1;
-  state.line = state.line.slice(0, k);
-  state.graph = state.graph.slice(0, k + 1);
-  const view = await api("/api/position", specAt(k));
-  state.cursor = k;
-  state.fullPlies = view.plies;
-  await show(view, false);
+  while (k > 0 && state.plies[k] && !human(state.plies[k].side) && (human("S") || human("N"))) k -= 1;
+  update({ type: "busy", busy: true });
+  try {
+    const view = await server.position(specAt(k));
+    await arrive(view, k, { line: state.line.slice(0, k), plies: view.plies, graph: state.graph.slice(0, k + 1) });
+  } catch (e) {
+    update({ type: "busy", busy: false });
+    toast(e.message);
+  }
 }
 
-// ---- Games, records, dialogs ----------------------------------------------------------
-
+// A new game from `spec` (its moves played), with `players` if given.
 async function newGame(spec, players) {
-  const view = await api("/api/position", spec);
-  state.spec = { ...spec, moves: [] };
-  state.line = spec.moves.slice();
-  state.cursor = spec.moves.length;
-  state.graph = [];
-  state.fullPlies = view.plies;
-  if (players) {
-    state.players = players;
-    $("south-player").value = players.S;
-    $("north-player").value = players.N;
-  }
-  document.body.dataset.game = String(Date.now());
-  await show(view, false);
+  const view = await server.position(spec);
+  const line = spec.moves.slice();
+  await arrive(view, line.length, {
+    spec: { ...spec, moves: [] }, line, plies: view.plies, graph: [], players, newGame: true,
+  });
   loadBook();
 }
 
-async function loadBook() {
+async function nextRound() {
+  if (state.busy) return;
+  const spec = { ...state.spec, earlier_rounds: [...(state.spec.earlier_rounds || []), state.line.slice()] };
   try {
-    const rules = state.view.rules;
-    const key = JSON.stringify(rules);
-    if (state.bookKey === key) return;
-    state.bookKey = key;
-    const tree = await api("/api/book", rules);
-    const div = $("book");
-    if (!tree.some((m) => m.value !== null)) {
-      div.textContent = "The book holds no start of these rules.";
-      return;
-    }
-    div.innerHTML = "";
-    const table = document.createElement("table");
-    table.innerHTML = "<thead><tr><th scope='col'>First move</th><th scope='col'>Value</th><th scope='col'>Replies (value for their mover)</th></tr></thead>";
-    const body = document.createElement("tbody");
-    for (const m of tree) {
-      const tr = document.createElement("tr");
-      tr.dataset.book = m.move;
-      const replies = m.replies.map((r) => `<span class="chip ${tone(r.value)}">${m.next}${r.move} ${signed(r.value)}</span>`).join(" ");
-      tr.innerHTML = `<td>S${m.move}</td><td class="num ${m.value === null ? "" : tone(m.value)}">${m.value === null ? "?" : signed(m.value)}</td><td>${replies || "<span class='muted'>not in the book</span>"}</td>`;
-      body.appendChild(tr);
-    }
-    table.appendChild(body);
-    div.appendChild(table);
+    const view = await server.position({ ...spec, moves: [] });
+    await arrive(view, 0, { spec, line: [], plies: [], graph: [] });
   } catch (e) {
-    $("book").textContent = e.message;
+    toast(e.message);
   }
 }
 
-function toast(text) {
-  const t = $("toast");
-  t.textContent = text;
-  t.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+async function loadBook() {
+  const rules = state.view.rules;
+  const key = JSON.stringify(rules);
+  if (state.book?.key === key) return;
+  try {
+    update({ type: "book", book: { key, tree: await server.book(rules) } });
+  } catch (e) {
+    update({ type: "book", book: { key, error: e.message } });
+  }
 }
+
+// ---- Dialogs: a new game, records -----------------------------------------------------
 
 function openNewDialog() {
   const f = $("new-form");
@@ -613,7 +381,7 @@ function openRecordDialog(text) {
 async function loadRecord(ev) {
   ev.preventDefault();
   try {
-    const games = await api("/api/record/read", { text: $("record-text").value });
+    const games = await server.readRecord($("record-text").value);
     const g = games[games.length - 1];
     await newGame(g.game, { S: "human", N: "human" });
     $("record-dialog").close();
@@ -626,7 +394,7 @@ async function loadRecord(ev) {
 async function saveRecord() {
   try {
     const name = (s) => (state.players[s] === "engine" ? `engine level ${state.level}` : "human");
-    const r = await api("/api/record/write", { game: specAt(state.line.length), south: name("S"), north: name("N") });
+    const r = await server.writeRecord(specAt(state.line.length), name("S"), name("N"));
     openRecordDialog(r.text);
   } catch (e) {
     toast(e.message);
@@ -643,54 +411,85 @@ async function copyPosition() {
   }
 }
 
-async function nextRound() {
-  state.spec = { ...state.spec, earlier_rounds: [...(state.spec.earlier_rounds || []), state.line.slice()] };
-  state.line = [];
-  state.cursor = 0;
-  state.graph = [];
-  const view = await api("/api/position", specAt(0));
-  state.fullPlies = [];
-  await show(view, false);
+// ---- Input ----------------------------------------------------------------------------
+
+// The hole a key plays (1 to 9, 0 for 10, - for 11, = or + for 12), if the board has it.
+function holeOfKey(key) {
+  const k = key === "+" ? HOLE_KEYS.indexOf("=") : HOLE_KEYS.indexOf(key);
+  return k >= 0 && k < state.view.holes ? k + 1 : null;
 }
 
+const holeOf = (target) => {
+  const g = target.closest && target.closest("#board .hole.playable");
+  return g ? Number(g.dataset.hole.slice(1)) : null;
+};
+
 function wire() {
-  $("new-game").addEventListener("click", openNewDialog);
-  $("new-form").addEventListener("submit", submitNewGame);
-  $("new-cancel").addEventListener("click", () => $("new-dialog").close());
-  $("undo").addEventListener("click", undo);
-  $("load").addEventListener("click", () => openRecordDialog(""));
-  $("record-form").addEventListener("submit", loadRecord);
-  $("record-cancel").addEventListener("click", () => $("record-dialog").close());
-  $("record-file").addEventListener("change", async (e) => {
+  const on = (id, event, f) => $(id).addEventListener(event, f);
+  on("new-game", "click", openNewDialog);
+  on("new-form", "submit", submitNewGame);
+  on("new-cancel", "click", () => $("new-dialog").close());
+  on("undo", "click", undo);
+  on("load", "click", () => openRecordDialog(""));
+  on("record-form", "submit", loadRecord);
+  on("record-cancel", "click", () => $("record-dialog").close());
+  on("record-file", "change", async (e) => {
     const file = e.target.files[0];
     if (file) $("record-text").value = await file.text();
   });
-  $("save").addEventListener("click", saveRecord);
-  $("copy").addEventListener("click", copyPosition);
-  $("first").addEventListener("click", () => jump(0));
-  $("back").addEventListener("click", () => jump(state.cursor - 1));
-  $("forward").addEventListener("click", () => jump(state.cursor + 1));
-  $("last").addEventListener("click", () => jump(state.line.length));
-  $("skip").addEventListener("click", () => { state.skip = true; });
-  $("next-round").addEventListener("click", nextRound);
-  $("south-player").addEventListener("change", (e) => { state.players.S = e.target.value; render(); maybeEngine(); });
-  $("north-player").addEventListener("change", (e) => { state.players.N = e.target.value; render(); maybeEngine(); });
-  $("level").addEventListener("change", (e) => { state.level = e.target.value; });
+  on("save", "click", saveRecord);
+  on("copy", "click", copyPosition);
+  on("first", "click", () => jump(0));
+  on("back", "click", () => jump(state.cursor - 1));
+  on("forward", "click", () => jump(state.cursor + 1));
+  on("last", "click", () => jump(state.line.length));
+  on("skip", "click", () => update({ type: "skip" }));
+  on("next-round", "click", nextRound);
+  for (const [id, side] of [["south-player", "S"], ["north-player", "N"]]) {
+    on(id, "change", (e) => {
+      update({ type: "players", side, who: e.target.value });
+      maybeEngine();
+    });
+  }
+  on("level", "change", (e) => update({ type: "level", level: e.target.value }));
+  on("speed", "change", (e) => update({ type: "speed", speed: Number(e.target.value) }));
+  // The drawn parts are redrawn often: their clicks are heard here, on their containers.
+  on("board", "click", (e) => {
+    const hole = holeOf(e.target);
+    if (hole) playMove(hole);
+  });
+  on("board", "keydown", (e) => {
+    const hole = holeOf(e.target);
+    if (hole && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      playMove(hole, true);
+    }
+  });
+  on("values", "click", (e) => {
+    const row = e.target.closest("button.play") && e.target.closest("tr[data-move]");
+    if (row) playMove(Number(row.dataset.move));
+  });
+  on("move-list", "click", (e) => {
+    const b = e.target.closest("button[data-ply]");
+    if (b) jump(Number(b.dataset.ply));
+  });
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input, textarea, select, dialog")) return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (/^[1-9]$/.test(e.key)) userMove(Number(e.key));
+    if (e.ctrlKey || e.metaKey || e.altKey || !state.view) return;
+    const hole = holeOfKey(e.key);
+    if (hole) playMove(hole);
     else if (e.key === "ArrowLeft") jump(state.cursor - 1);
     else if (e.key === "ArrowRight") jump(state.cursor + 1);
     else if (e.key === "Home") jump(0);
     else if (e.key === "End") jump(state.line.length);
     else if (e.key === "u") undo();
     else if (e.key === "n") openNewDialog();
-    else if (e.key === "Escape") state.skip = true;
+    else if (e.key === "Escape") update({ type: "skip" });
     else return;
     e.preventDefault();
   });
 }
 
 wire();
+update({ type: "speed", speed: Number($("speed").value) });
 newGame({ rules: {}, moves: [] }, { S: "human", N: "human" }).catch((e) => toast(e.message));

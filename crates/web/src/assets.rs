@@ -1,5 +1,6 @@
-//! The page: three files compiled into the binary. Nothing else is served (no file is ever
-//! read from disk, so no path can reach outside them).
+//! The page: its files compiled into the binary (the HTML, three JavaScript modules, the
+//! style sheet and the icon). Nothing else is served (no file is ever read from disk, so no
+//! path can reach outside them).
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -10,7 +11,10 @@ use crate::AppState;
 
 const INDEX: &str = include_str!("../assets/index.html");
 const SCRIPT: &str = include_str!("../assets/app.js");
+const VIEW: &str = include_str!("../assets/view.js");
+const SERVER: &str = include_str!("../assets/server.js");
 const STYLE: &str = include_str!("../assets/style.css");
+const ICON: &str = include_str!("../assets/favicon.svg");
 
 fn asset(body: &'static str, kind: &'static str) -> Response {
     let mut r = (StatusCode::OK, body).into_response();
@@ -33,6 +37,18 @@ pub(crate) fn routes() -> Router<AppState> {
         .route(
             "/app.js",
             get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/view.js",
+            get(|| async { asset(VIEW, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/server.js",
+            get(|| async { asset(SERVER, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/favicon.svg",
+            get(|| async { asset(ICON, "image/svg+xml") }),
         )
         .route(
             "/style.css",
