@@ -4,8 +4,8 @@
 //! move's value beside it, proven or estimated, play against the engine, Hoyito III
 //! matches, records, and the opening book, over a small JSON API.
 //!
-//! The page (one HTML, one JavaScript and one CSS file, in `assets/`) is compiled into the
-//! binary and only draws and calls the API; every rule, move and value comes from the
+//! The page (one HTML file, three JavaScript modules, one CSS file and a favicon, in
+//! `assets/`) is compiled into the binary and only draws and calls the API; every rule, move and value comes from the
 //! [`hoyito`] library ([`hoyito::board`] and [`hoyito::analysis`]). The API is documented in
 //! `docs/web.md`.
 //!
