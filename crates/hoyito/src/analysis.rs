@@ -538,12 +538,6 @@ fn best_sized<const W: usize>(
     let p: Position<W> = position(rules, d)?;
     let seeds = p.seeds_on_board() as usize;
     let ask = a.ask();
-    // The book answers at once, before any table is read.
-    if !a.all_moves && !ask.no_book && !ask.is_limited() {
-        if let Some(report) = from_book(rules, &p, start) {
-            return Ok(report);
-        }
-    }
     // The report, filled in as the command goes; the watchdog prints a copy if the deadline
     // passes first (as it is here: no move known yet).
     let mut report = first_report(&p, a);
@@ -551,11 +545,18 @@ fn best_sized<const W: usize>(
     if let Some(d) = deadline {
         watchdog.arm(d);
     }
-    // Each layer is read and checked whole: seconds for the largest ones.
+    // Each layer is read and checked whole: seconds for the largest ones (a folder given
+    // that holds no tables is an error, whatever answers).
     let mut tables = watchdog.during(
         "reading the endgame tables (each layer is read and checked whole)",
         || best_tables(rules, a, seeds),
     )?;
+    // The book answers at once, before the search is set up.
+    if !a.all_moves && !ask.no_book && !ask.is_limited() {
+        if let Some(report) = from_book(rules, &p, start) {
+            return Ok(report);
+        }
+    }
     // The transposition table is allocated before the small tables: that takes time too.
     let config = a.engine.config()?;
     let mut searcher = watchdog.during("allocating the transposition table", || {
@@ -603,6 +604,8 @@ fn best_sized<const W: usize>(
     if deadline.is_none() && default_time {
         watchdog.arm(start + Duration::from_millis(DEFAULT_TIME_MS));
     }
+    report.mode = policy::plan(&searcher, &p, &main_ask);
+    watchdog.set(report.clone());
     let front = a.stop.clone().unwrap_or_default();
     let decision = policy::decide(&searcher, &p, &main_ask, &front, &|r| {
         watchdog.update(|w| fill(w, r));
@@ -619,15 +622,25 @@ fn best_sized<const W: usize>(
         };
         let nodes = a.nodes.map(|n| n.saturating_sub(r.nodes));
         let legal = p.moves(rules).children().len();
+        // The default answer and an exact one prove the moves too; a limited one does not.
+        let proofs = !ask.is_limited();
         let main_nodes = r.nodes;
-        let (moves, used) =
-            policy::value_moves(&searcher, &p, &r, until, nodes, &front, &mut |m, used| {
+        let (moves, used) = policy::value_moves(
+            &searcher,
+            &p,
+            &r,
+            proofs,
+            until,
+            nodes,
+            &front,
+            &mut |m, used| {
                 let done = m.to_vec();
                 watchdog.update(|w| {
                     w.nodes = main_nodes + used;
                     w.moves = Some(done);
                 });
-            });
+            },
+        );
         r.nodes += used;
         policy::agree(&mut r, &moves, legal);
         report.moves = Some(moves);

@@ -6,7 +6,8 @@
 //! The order, the same everywhere:
 //!
 //! 1. the opening book and the certificates' strategies (a proven value at once);
-//! 2. the endgame tables and small components: an exact search where it is quick;
+//! 2. the endgame tables (whatever the limits: a look-up a move) and small components: an
+//!    exact search where it is quick;
 //! 3. a proof within a short budget ([`QUICK_PROOF_SHARE`] of the time, or all of it when a
 //!    proof is asked with a time limit);
 //! 4. the limited search, whose estimate is kept within the bounds the proof found; where
@@ -42,7 +43,8 @@ pub const QUICK_PROOF_SHARE: u32 = 3;
 /// proof not finish.
 const ESTIMATE_SHARE: u32 = 4;
 
-/// The least time left for which an estimate is searched after a proof that did not finish.
+/// The least time left for which an estimate is searched after a proof that did not finish
+/// (with less, the proof's own answer stands, so that the time limit holds).
 const LEAST_ESTIMATE: Duration = Duration::from_millis(50);
 
 /// What a front asks of [`decide`]: limits, or none (the default answer).
@@ -226,6 +228,85 @@ pub(crate) fn book_mode(certificate: &str) -> String {
     }
 }
 
+/// The way [`decide`] answers a position under an ask, chosen before it searches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Plan {
+    /// The book or the certificates: the move (if any), the value, the certificate.
+    Book(Option<u8>, i32, String),
+    /// The tables hold the position.
+    Tables,
+    /// The search limited as asked.
+    Limited,
+    /// An exact search that is quick (or asked with no limit).
+    Exact,
+    /// A proof within `proof` of the `total` time, then the estimate.
+    Proof {
+        total: Option<Duration>,
+        proof: Option<Duration>,
+    },
+}
+
+impl Plan {
+    fn of<const W: usize>(searcher: &Searcher<W>, p: &Position<W>, ask: &Ask) -> Plan {
+        let rules = searcher.rules();
+        if !ask.no_book && !ask.is_limited() {
+            if let Some((best, value, certificate)) = proven(rules, p) {
+                return Plan::Book(best, value, certificate);
+            }
+        }
+        if p.seeds_on_board() <= searcher.table_seeds() && !ask.exact {
+            return Plan::Tables;
+        }
+        if ask.is_limited() {
+            return Plan::Limited;
+        }
+        let quick = searcher.exact_is_quick(p);
+        match (ask.exact, ask.time) {
+            (_, None) if quick => Plan::Exact,
+            (true, None) => Plan::Exact,
+            (true, Some(t)) => Plan::Proof {
+                total: Some(t),
+                proof: Some(t - t / ESTIMATE_SHARE),
+            },
+            (false, _) => {
+                let t = Duration::from_millis(DEFAULT_TIME_MS);
+                Plan::Proof {
+                    total: Some(t),
+                    proof: Some(t / QUICK_PROOF_SHARE),
+                }
+            }
+        }
+    }
+
+    /// The plan in words, as an answer's `mode` says it.
+    fn mode(&self, ask: &Ask, quick: bool) -> String {
+        match self {
+            Plan::Book(_, _, certificate) => book_mode(certificate),
+            Plan::Tables => "exact (within the endgame tables)".to_string(),
+            Plan::Limited => "limited".to_string(),
+            Plan::Exact if ask.exact || !quick => "exact".to_string(),
+            Plan::Exact => "exact (small enough to solve quickly)".to_string(),
+            Plan::Proof { total, proof } => match (ask.exact, total, proof) {
+                (true, Some(t), _) => {
+                    format!("exact within {} ms, else the best estimate", t.as_millis())
+                }
+                (_, _, Some(p)) => format!(
+                    "proof within {} ms, else time {DEFAULT_TIME_MS} ms (default: too large to \
+                     solve quickly)",
+                    p.as_millis()
+                ),
+                _ => "exact".to_string(),
+            },
+        }
+    }
+}
+
+/// How [`decide`] will answer `p` under `ask`, in the words of an answer's `mode`, before it
+/// searches (a front shows it while the search runs).
+pub fn plan<const W: usize>(searcher: &Searcher<W>, p: &Position<W>, ask: &Ask) -> String {
+    Plan::of(searcher, p, ask).mode(ask, searcher.exact_is_quick(p))
+}
+
 /// Decides the move and value of `p` by the one policy (see the module's docs) with
 /// `searcher` (its tables included), within `ask`. Setting `stop` (from any thread) ends it
 /// with what it has, marked `stopped`; `on_iteration` hears of each finished iteration and
@@ -239,8 +320,16 @@ pub fn decide<const W: usize>(
 ) -> Decision {
     let start = Instant::now();
     let rules = *searcher.rules();
-    if !ask.no_book && !ask.is_limited() {
-        if let Some((best, value, certificate)) = proven(&rules, p) {
+    let plan = Plan::of(searcher, p, ask);
+    let mode = plan.mode(ask, searcher.exact_is_quick(p));
+    let limits = |exact: bool, time: Option<Duration>| Limits {
+        depth: if exact { None } else { ask.depth },
+        time,
+        nodes: ask.nodes,
+        exact,
+    };
+    let (result, note) = match plan {
+        Plan::Book(best, value, _) => {
             let best = best.map(Move);
             return Decision {
                 result: SearchResult {
@@ -256,81 +345,48 @@ pub fn decide<const W: usize>(
                     stopped: false,
                 },
                 source: Source::Book,
-                mode: book_mode(&certificate),
+                mode,
                 note: None,
             };
         }
-    }
-    let within_tables = p.seeds_on_board() <= searcher.table_seeds();
-    let quick = searcher.exact_is_quick(p);
-    let limits = |exact: bool, time: Option<Duration>| Limits {
-        depth: if exact { None } else { ask.depth },
-        time,
-        nodes: ask.nodes,
-        exact,
-    };
-    let (result, mode, note) = if ask.is_limited() {
-        let r = run(searcher, p, &limits(false, ask.time), stop, on_iteration);
-        (r, "limited".to_string(), None)
-    } else if quick && ask.time.is_none() {
-        let r = run(searcher, p, &limits(true, None), stop, on_iteration);
-        let mode = if ask.exact {
-            "exact"
-        } else {
-            "exact (small enough to solve quickly)"
-        };
-        (r, mode.to_string(), None)
-    } else {
-        // A proof within a budget, then the estimate.
-        let (total, proof_time, mode) = match (ask.exact, ask.time) {
-            (true, None) => (None, None, "exact".to_string()),
-            (true, Some(t)) => (
-                Some(t),
-                Some(t - t / ESTIMATE_SHARE),
-                format!("exact within {} ms, else the best estimate", t.as_millis()),
-            ),
-            (false, _) => {
-                let t = Duration::from_millis(DEFAULT_TIME_MS);
-                (
-                    Some(t),
-                    Some(t / QUICK_PROOF_SHARE),
-                    format!(
-                        "proof within {} ms, else time {DEFAULT_TIME_MS} ms (default: too \
-                         large to solve quickly)",
-                        (t / QUICK_PROOF_SHARE).as_millis()
-                    ),
-                )
+        // The tables hold the position: its exact answer costs a look-up a move, whatever
+        // the limits.
+        Plan::Tables | Plan::Exact => (
+            run(searcher, p, &limits(true, None), stop, on_iteration),
+            None,
+        ),
+        Plan::Limited => (
+            run(searcher, p, &limits(false, ask.time), stop, on_iteration),
+            None,
+        ),
+        Plan::Proof { total, proof } => {
+            let proof = run(searcher, p, &limits(true, proof), stop, on_iteration);
+            let left = total.map(|t| (start + t).saturating_duration_since(Instant::now()));
+            if proof.exact {
+                (proof, None)
+            } else {
+                // The estimate in the time left (none when stopped, with no time limit, or
+                // with too little left).
+                let estimate = match left {
+                    Some(left) if left >= LEAST_ESTIMATE && !stop.load(Ordering::Relaxed) => {
+                        let limits = Limits {
+                            depth: None,
+                            time: Some(left),
+                            nodes: ask.nodes,
+                            exact: false,
+                        };
+                        Some(run(searcher, p, &limits, stop, on_iteration))
+                    }
+                    _ => None,
+                };
+                within_bounds(&rules, p, &proof, estimate, ask.exact)
             }
-        };
-        let proof = run(searcher, p, &limits(true, proof_time), stop, on_iteration);
-        let end = total.map(|t| start + t);
-        let left = end.map(|e| e.saturating_duration_since(Instant::now()));
-        if proof.exact {
-            (proof, mode, None)
-        } else {
-            // The estimate in the time left (none when stopped, or with no time limit).
-            let estimate = match left {
-                Some(left) if !stop.load(Ordering::Relaxed) => Some(run(
-                    searcher,
-                    p,
-                    &Limits {
-                        depth: None,
-                        time: Some(left.max(LEAST_ESTIMATE)),
-                        nodes: ask.nodes,
-                        exact: false,
-                    },
-                    stop,
-                    on_iteration,
-                )),
-                _ => None,
-            };
-            let (r, note) = within_bounds(&rules, p, &proof, estimate, ask.exact);
-            (r, mode, note)
         }
     };
     let mut result = result;
     result.seconds = start.elapsed().as_secs_f64();
     line_from_move(&mut result);
+    let within_tables = p.seeds_on_board() <= searcher.table_seeds();
     let source = match (result.exact, within_tables) {
         (true, true) => Source::Tables,
         (true, false) => Source::Proof,
@@ -433,31 +489,35 @@ pub(crate) fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool)
     }
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
+        let watcher = scope.spawn(|| {
+            while !done.load(Ordering::Acquire) {
                 if front.load(Ordering::Relaxed) {
                     stop.store(true, Ordering::Relaxed);
                     return;
                 }
-                std::thread::sleep(Duration::from_millis(5));
+                std::thread::park_timeout(Duration::from_millis(1));
             }
         });
         let out = f(&stop);
-        done.store(true, Ordering::Relaxed);
+        done.store(true, Ordering::Release);
+        // Woken at once rather than at its next look.
+        watcher.thread().unpark();
         out
     })
 }
 
 /// Every legal move of `p` valued after its analysis `main`: the move of a proven `main`
 /// takes its value, a child whose value the book or the certificates prove takes it; the
-/// others are searched, exactly when `main` was
-/// proven (each within an even share of what is left of `until` and `nodes`), else as deep
-/// as `main` got; returns them with the nodes searched. A value above a proven value of `p` is an estimate that cannot hold: it
-/// is brought down to it. `on_move` hears of each move valued.
+/// others are searched, exactly when `main` was proven and `proofs` were asked or a limit
+/// bounds them (each within an even share of what is left of `until` and `nodes`), else as
+/// deep as `main` got. A value above a proven value of `p` is an estimate that cannot hold:
+/// it is brought down to it. Returns the values and the nodes searched; `on_move` hears of
+/// each move valued.
 pub fn value_moves<const W: usize>(
     searcher: &Searcher<W>,
     p: &Position<W>,
     main: &SearchResult,
+    proofs: bool,
     until: Option<Instant>,
     nodes: Option<u64>,
     stop: &AtomicBool,
@@ -486,7 +546,10 @@ pub fn value_moves<const W: usize>(
                 Duration::from_micros((rest.as_micros() as u64 / left).max(1))
             });
             let nodes = nodes.map(|n| (n.saturating_sub(used) / left).max(1));
-            let bounded = time.is_some() || nodes.is_some() || main.exact;
+            // Exactly only when proofs were asked or a time or node limit bounds them: a
+            // search asked for a depth alone can come out exact (a line that takes every
+            // seed), and an exact search of each move with no limit could run for hours.
+            let bounded = time.is_some() || nodes.is_some() || proofs;
             let limits = Limits {
                 time,
                 nodes,

@@ -255,17 +255,12 @@ impl<const W: usize> Engine<W> {
         })
     }
 
-    /// What the analysis for the person asks: the engine's own search when one was chosen
-    /// by depth, time or exactness; at a level, the default answer (as `solve best` gives).
+    /// What the analysis for the person asks (`hint`, `eval`, `analyse`): `solve best`'s
+    /// answer, whatever the engine's strength (an exact search with the exact strength).
     fn analysis_ask(&self) -> Ask {
         match self.strength {
-            Strength::Level(_) => Ask::best(),
-            Strength::Depth(d) => Ask::depth(d),
-            Strength::TimeMs(t) => Ask {
-                time: Some(Duration::from_millis(t)),
-                ..Ask::default()
-            },
             Strength::Exact => Ask::exact(),
+            _ => Ask::best(),
         }
     }
 
@@ -283,8 +278,16 @@ impl<const W: usize> Engine<W> {
         let main = self.analyse(p);
         let never = AtomicBool::new(false);
         let until = (!main.exact).then(|| Instant::now() + Duration::from_millis(DEFAULT_TIME_MS));
-        let (moves, _) =
-            policy::value_moves(&self.analyst, p, &main, until, None, &never, &mut |_, _| {});
+        let (moves, _) = policy::value_moves(
+            &self.analyst,
+            p,
+            &main,
+            true,
+            until,
+            None,
+            &never,
+            &mut |_, _| {},
+        );
         moves
             .into_iter()
             .map(|m| (Move(m.mv), m.score, m.exact))
