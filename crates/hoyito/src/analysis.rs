@@ -629,9 +629,11 @@ fn best_sized<const W: usize>(
             &searcher,
             &p,
             &r,
-            proofs,
-            until,
-            nodes,
+            &policy::MovesBudget {
+                proofs,
+                until,
+                nodes,
+            },
             &front,
             &mut |m, used| {
                 let done = m.to_vec();

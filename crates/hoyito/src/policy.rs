@@ -506,10 +506,22 @@ pub(crate) fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool)
     })
 }
 
+/// What [`value_moves`] may spend.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MovesBudget {
+    /// Whether proofs were asked (the default answer and an exact one), not a limited
+    /// search.
+    pub proofs: bool,
+    /// When the whole analysis must end (none: no time limit).
+    pub until: Option<Instant>,
+    /// Nodes left for the moves, all together.
+    pub nodes: Option<u64>,
+}
+
 /// Every legal move of `p` valued after its analysis `main`: the move of a proven `main`
 /// takes its value, a child whose value the book or the certificates prove takes it; the
-/// others are searched, exactly when `main` was proven and `proofs` were asked or a limit
-/// bounds them (each within an even share of what is left of `until` and `nodes`), else as
+/// others are searched, exactly when `main` was proven and proofs were asked or a limit
+/// bounds them (each within an even share of what is left of the budget), else as
 /// deep as `main` got. A value above a proven value of `p` is an estimate that cannot hold:
 /// it is brought down to it. Returns the values and the nodes searched; `on_move` hears of
 /// each move valued.
@@ -517,9 +529,7 @@ pub fn value_moves<const W: usize>(
     searcher: &Searcher<W>,
     p: &Position<W>,
     main: &SearchResult,
-    proofs: bool,
-    until: Option<Instant>,
-    nodes: Option<u64>,
+    budget: &MovesBudget,
     stop: &AtomicBool,
     on_move: &mut dyn FnMut(&[MoveScore], u64),
 ) -> (Vec<MoveScore>, u64) {
@@ -541,15 +551,15 @@ pub fn value_moves<const W: usize>(
             (c.value(v), true)
         } else {
             let left = (children.len() - i) as u64;
-            let time = until.map(|end| {
+            let time = budget.until.map(|end| {
                 let rest = end.saturating_duration_since(Instant::now());
                 Duration::from_micros((rest.as_micros() as u64 / left).max(1))
             });
-            let nodes = nodes.map(|n| (n.saturating_sub(used) / left).max(1));
+            let nodes = budget.nodes.map(|n| (n.saturating_sub(used) / left).max(1));
             // Exactly only when proofs were asked or a time or node limit bounds them: a
             // search asked for a depth alone can come out exact (a line that takes every
             // seed), and an exact search of each move with no limit could run for hours.
-            let bounded = time.is_some() || nodes.is_some() || proofs;
+            let bounded = time.is_some() || nodes.is_some() || budget.proofs;
             let limits = Limits {
                 time,
                 nodes,

@@ -282,9 +282,11 @@ impl<const W: usize> Engine<W> {
             &self.analyst,
             p,
             &main,
-            true,
-            until,
-            None,
+            &policy::MovesBudget {
+                proofs: true,
+                until,
+                nodes: None,
+            },
             &never,
             &mut |_, _| {},
         );
