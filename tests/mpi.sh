@@ -137,21 +137,29 @@ job=$!
 # The step a checkpoint was saved after (its header's sixth field): sweeps, then rounds.
 step() { od -An -t u8 -j 40 -N 8 "$1" 2>/dev/null | tr -d ' '; }
 saved=""
+seen=0
 for _ in $(seq 6000); do
     saved=$(compgen -G "$dir/*/layer-16.hyt.mpi-1-of-2" || true)
-    if [ -n "$saved" ] && [ "$(step "$saved")" -ge 5 ] 2>/dev/null; then break; fi
+    seen=$(step "$saved" || true)
+    if [ -n "$saved" ] && [ "$seen" -ge 5 ] 2>/dev/null; then break; fi
     sleep 0.05
 done
 stop_job "$job" "$dir"
 if [ -n "$saved" ] && ! compgen -G "$dir/*/layer-16.hyt" >/dev/null; then
     out=$(run_mpi 2 tables --dir "$dir" build --max-seeds 16 --moves-at-sweep 2 2>&1 >/dev/null)
-    if grep -q "resumed from the checkpoints of step [5-9]" <<<"$out" &&
+    # The job goes on for an unknown number of rounds between the checkpoint seen and its
+    # stop, and a checkpoint is only ever replaced by a later one: the build resumes from
+    # that step or a later one. A save cut short by the stop leaves a temporary file,
+    # which the resumed build removes with the checkpoints.
+    resumed=$(grep -o "resumed from the checkpoints of step [0-9]*" <<<"$out" | grep -o "[0-9]*$" || true)
+    if [ -n "$resumed" ] && [ "$resumed" -ge "$seen" ] &&
         [ "$(sums "$dir")" == "$(sums "$tmp/one16")" ] &&
         ! compgen -G "$dir/*/layer-16.hyt.m*" >/dev/null; then
         echo "ok   build stopped in rounds: resumed from a round's checkpoints, payloads equal, checkpoints and moves removed" >&2
     else
         # Which of the three failed: the resume, the payloads, or files left behind.
         echo "FAIL build stopped in rounds: $out" >&2
+        echo "     resumed at step ${resumed:-none}, a checkpoint of step $seen seen before the stop" >&2
         echo "     payloads: $(sums "$dir") against $(sums "$tmp/one16")" >&2
         echo "     left: $(compgen -G "$dir/*/layer-16.hyt.*" | tr '\n' ' ')" >&2
         failed=1

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
-use hoyito_rules::{write_records, Game, Move, Position, Record, Rules, Side};
+use hoyito_rules::{try_write_records, Game, Move, Position, Record, Rules, Side};
 use hoyito_search::{Config, Eval, Limits, Searcher, TableKind};
 use hoyito_stats::{Decision, EloEstimate, MeanInterval, Outcome, Pentanomial, Sprt, Trinomial};
 use hoyito_tables::Tables;
@@ -747,8 +747,8 @@ fn write_outputs(a: &MatchOptions, results: &[PairResult]) -> Result<()> {
             .collect();
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join("match.txt");
-        std::fs::write(&path, write_records(&all))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let text = try_write_records(&all).context("cannot write the match's records")?;
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &a.dump {
         let out: String = results

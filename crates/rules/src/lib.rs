@@ -40,7 +40,10 @@ pub use options::{
 pub use perft::{perft, perft_parallel};
 pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
 pub use probe::Probe;
-pub use record::{write_records, Note, Ply, Record, Termination};
+pub use record::{
+    try_write_records, write_records, Note, Ply, Record, RecordWriteError, RecordWriteErrorKind,
+    Termination,
+};
 pub use record_reader::{read_records, RecordError, RecordErrorKind};
 pub use trace::{Lap, Trace};
 

@@ -134,7 +134,8 @@ impl fmt::Display for Ply {
 
 /// A game with its rules, start, players and outcome.
 ///
-/// Build one from a played [`Game`] with [`Record::from_game`], write it with `Display`, read
+/// Build one from a played [`Game`] with [`Record::from_game`], write it with
+/// [`Record::to_text`] (or `Display`, which does not check that the text reads back), read
 /// records back with [`read_records`](crate::read_records) (or `str::parse` for a text of
 /// one game).
 ///
@@ -175,7 +176,9 @@ pub struct Record {
     pub score: [u8; 2],
     /// Seeds left on the board to nobody (a game ended by repetition or with no moves).
     pub lost: u8,
-    /// Other tags, in the order read, kept as they were.
+    /// Other tags, in the order read, kept as they were: each name letters, digits and `_`,
+    /// none of the format's own tags, none twice (the writer refuses others, see
+    /// [`RecordWriteErrorKind`]).
     pub tags: Vec<(String, String)>,
 }
 
@@ -327,8 +330,20 @@ pub(crate) fn result_text(w: Option<Winner>) -> &'static str {
     }
 }
 
+/// A tag's value as written between its quotes: `\\`, `\"`, and the line ends `\n` and `\r`
+/// escaped (a tag is one line).
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Movetext lines are wrapped before this many characters.
@@ -370,11 +385,139 @@ impl fmt::Display for Record {
     }
 }
 
-/// Writes several records as one text, separated by blank lines.
+/// Writes several records as one text, separated by blank lines, as they are (see
+/// [`try_write_records`] for the writer that refuses a record that would not read back).
 pub fn write_records(records: &[Record]) -> String {
     records
         .iter()
         .map(|r| r.to_string())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Writes several records as one text, separated by blank lines, or says which record
+/// would not read back the same and why (see [`Record::to_text`]).
+pub fn try_write_records(records: &[Record]) -> Result<String, RecordWriteError> {
+    for (i, r) in records.iter().enumerate() {
+        r.writable()
+            .map_err(|kind| RecordWriteError { record: i, kind })?;
+    }
+    Ok(write_records(records))
+}
+
+/// A record that cannot be written so that it reads back the same: which one and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordWriteError {
+    /// The record's index among those written (0 for [`Record::to_text`]).
+    pub record: usize,
+    /// Why.
+    pub kind: RecordWriteErrorKind,
+}
+
+/// Why a record cannot be written so that it reads back the same. Every player name, date,
+/// match name and tag value can be written (quotes, backslashes and line ends are escaped);
+/// what is refused is a tag name, a round or a note's text that the format has no way to
+/// write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordWriteErrorKind {
+    /// A name in [`Record::tags`] that is empty or holds more than ASCII letters, digits and
+    /// `_`.
+    TagName(String),
+    /// A name in [`Record::tags`] that is one of the format's own tags (those have fields).
+    KnownTag(String),
+    /// A name given twice in [`Record::tags`].
+    RepeatedTag(String),
+    /// Round 0: rounds count from 1.
+    RoundZero,
+    /// A note whose free text would read back otherwise: a `}` (it would close the
+    /// comment), spaces other than single spaces between words, or a word the reader takes
+    /// for a field (`exact`, `value=+2`, `best=3`, `time=1.5`).
+    NoteText {
+        /// The move (0-based index in [`Record::plies`]).
+        ply: usize,
+        /// The text.
+        text: String,
+    },
+}
+
+impl fmt::Display for RecordWriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}: ", self.record + 1)?;
+        match &self.kind {
+            RecordWriteErrorKind::TagName(t) => write!(
+                f,
+                "tag name {t:?}: a tag name is one or more ASCII letters, digits and '_'"
+            ),
+            RecordWriteErrorKind::KnownTag(t) => {
+                write!(f, "tag {t} is one of the format's own tags; set its field")
+            }
+            RecordWriteErrorKind::RepeatedTag(t) => write!(f, "tag {t} given twice"),
+            RecordWriteErrorKind::RoundZero => write!(f, "round 0: rounds count from 1"),
+            RecordWriteErrorKind::NoteText { ply, text } => write!(
+                f,
+                "the note of move {}: the text {text:?} would not read back as written \
+                 (no '}}', words separated by single spaces, no word read as a field such \
+                 as 'exact' or 'value=+2')",
+                ply + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordWriteError {}
+
+impl Record {
+    /// The record's text, as `Display` writes it, or why that text would not read back as
+    /// this record (see [`RecordWriteErrorKind`]).
+    ///
+    /// ```
+    /// use hoyito_rules::{Game, Position6, Record, RecordWriteErrorKind, Rules};
+    /// let r = Rules::default();
+    /// let mut rec = Record::from_game(&Game::new(r, Position6::start(&r).unwrap()));
+    /// rec.south = "Ana \"la Reina\"\nde Baní".to_string();
+    /// let text = rec.to_text().unwrap();
+    /// assert!(text.contains(r#"[South "Ana \"la Reina\"\nde Baní"]"#));
+    /// assert_eq!(text.parse::<Record>().unwrap(), rec);
+    /// rec.tags.push(("Event name".to_string(), "final".to_string()));
+    /// let e = rec.to_text().unwrap_err();
+    /// assert_eq!(e.kind, RecordWriteErrorKind::TagName("Event name".to_string()));
+    /// ```
+    pub fn to_text(&self) -> Result<String, RecordWriteError> {
+        self.writable()
+            .map_err(|kind| RecordWriteError { record: 0, kind })?;
+        Ok(self.to_string())
+    }
+
+    /// Whether the record's text reads back as this record.
+    fn writable(&self) -> Result<(), RecordWriteErrorKind> {
+        for (i, (name, _)) in self.tags.iter().enumerate() {
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(RecordWriteErrorKind::TagName(name.clone()));
+            }
+            if KNOWN_TAGS.contains(&name.as_str()) {
+                return Err(RecordWriteErrorKind::KnownTag(name.clone()));
+            }
+            if self.tags[..i].iter().any(|(n, _)| n == name) {
+                return Err(RecordWriteErrorKind::RepeatedTag(name.clone()));
+            }
+        }
+        if self.round == Some(0) {
+            return Err(RecordWriteErrorKind::RoundZero);
+        }
+        for (ply, p) in self.plies.iter().enumerate() {
+            let Some(note) = &p.note else { continue };
+            let text = &note.text;
+            let alone = Note {
+                text: text.clone(),
+                ..Note::default()
+            };
+            if text.contains('}') || crate::record_reader::parse_note(text) != alone {
+                return Err(RecordWriteErrorKind::NoteText {
+                    ply,
+                    text: text.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
 }

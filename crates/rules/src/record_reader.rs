@@ -191,7 +191,20 @@ fn parse_tag(line: &str, no: usize, col: usize) -> Result<(Token, Token), Record
                     value.push(c);
                     i += 2;
                 }
-                _ => return Err(bad(col + i, "'\\' escapes only '\"' and '\\'")),
+                Some('n') => {
+                    value.push('\n');
+                    i += 2;
+                }
+                Some('r') => {
+                    value.push('\r');
+                    i += 2;
+                }
+                _ => {
+                    return Err(bad(
+                        col + i,
+                        "'\\' escapes only '\"', '\\' and the line ends 'n' and 'r'",
+                    ))
+                }
             },
             Some(&c) => {
                 value.push(c);
@@ -307,7 +320,7 @@ fn split_games(text: &str) -> Result<Vec<RawGame>, RecordError> {
 }
 
 /// Reads the content of a comment (without its braces).
-fn parse_note(text: &str) -> Note {
+pub(crate) fn parse_note(text: &str) -> Note {
     let mut note = Note::default();
     let mut free = Vec::new();
     for w in text.split_whitespace() {

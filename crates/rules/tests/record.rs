@@ -2,8 +2,9 @@
 //! lap-by-lap trace of a move against the move generator.
 
 use hoyito_rules::{
-    read_records, write_records, CaptureSide, Game, LastFour, Move, Note, PlayError, Position12,
-    Position6, Record, RecordErrorKind, Rules, Side, Termination, Variant,
+    read_records, try_write_records, write_records, CaptureSide, Game, LastFour, Move, Note,
+    PlayError, Position12, Position6, Record, RecordErrorKind, RecordWriteErrorKind, Rules, Side,
+    Termination, Variant,
 };
 use proptest::prelude::*;
 
@@ -38,11 +39,73 @@ fn random_game(rules: &Rules, choices: &[usize]) -> Game<4> {
 
 const WORDS: [&str; 5] = ["good", "risky", "forced", "why?", "—ok"];
 
+/// Any text, with the characters a tag line or a comment gives meaning to made frequent:
+/// quotes, backslashes, brackets, braces, line ends and spaces.
+fn any_text() -> impl Strategy<Value = String> {
+    let c = prop_oneof![
+        4 => any::<char>(),
+        1 => prop::sample::select(vec!['"', '\\', '[', ']', '{', '}', '\n', '\r', ' ', '\t']),
+    ];
+    proptest::collection::vec(c, 0..16).prop_map(|v| v.into_iter().collect())
+}
+
+/// A tag name the format allows for other tags: letters, digits and `_`, not one of its own.
+fn other_tag_name() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9_]{1,10}".prop_filter("one of the format's own tags", |n| !is_known(n))
+}
+
+fn is_known(name: &str) -> bool {
+    [
+        "Variant",
+        "Holes",
+        "Seeds",
+        "LastFour",
+        "CaptureSide",
+        "Start",
+        "South",
+        "North",
+        "Date",
+        "Match",
+        "Round",
+        "Result",
+        "Score",
+        "End",
+    ]
+    .contains(&name)
+}
+
+/// A record of a random game with notes on some moves, a resignation or not.
+fn record_of(
+    rules: &Rules,
+    choices: &[usize],
+    notes: &[(bool, i32, bool, u8, u64, usize)],
+    resign: Option<bool>,
+) -> (Game<4>, Record) {
+    let g = random_game(rules, choices);
+    let mut rec = Record::from_game(&g);
+    for (ply, &(has, value, exact, best, time, word)) in rec.plies.iter_mut().zip(notes) {
+        if has {
+            ply.note = Some(Note {
+                value: Some(value),
+                exact,
+                best: (best > 0).then_some(Move(best)),
+                time_ms: Some(time),
+                text: WORDS.get(word).map_or(String::new(), |w| w.to_string()),
+            });
+        }
+    }
+    if let Some(s) = resign {
+        rec.resign(if s { Side::South } else { Side::North });
+    }
+    (g, rec)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// Writing a record and reading it back gives the same record, for random games under
-    /// random rules, finished or not, with random notes, players and tags.
+    /// random rules, finished or not, with random notes, and any players, date, match and
+    /// tag values (quotes, backslashes, brackets and line ends included).
     #[test]
     fn a_written_record_reads_back_the_same(
         rules in rules_strategy(),
@@ -52,36 +115,106 @@ proptest! {
             0..400,
         ),
         resign in proptest::option::of(any::<bool>()),
-        south in "[a-zA-Z \"\\\\]{0,12}",
+        south in any_text(),
+        north in any_text(),
+        date in proptest::option::of(any_text()),
+        match_name in proptest::option::of(any_text()),
         round in proptest::option::of(1u32..20),
+        tags in proptest::collection::vec((other_tag_name(), any_text()), 0..4),
     ) {
-        let g = random_game(&rules, &choices);
-        let mut rec = Record::from_game(&g);
-        for (ply, &(has, value, exact, best, time, word)) in rec.plies.iter_mut().zip(&notes) {
-            if has {
-                ply.note = Some(Note {
-                    value: Some(value),
-                    exact,
-                    best: (best > 0).then_some(Move(best)),
-                    time_ms: Some(time),
-                    text: WORDS.get(word).map_or(String::new(), |w| w.to_string()),
-                });
+        let (g, mut rec) = record_of(&rules, &choices, &notes, resign);
+        rec.south = south;
+        rec.north = north;
+        rec.date = date;
+        rec.match_name = match_name;
+        rec.round = round;
+        for (name, value) in tags {
+            if !rec.tags.iter().any(|(n, _)| *n == name) {
+                rec.tags.push((name, value));
             }
         }
-        if let Some(s) = resign {
-            rec.resign(if s { Side::South } else { Side::North });
-        }
-        rec.south = south;
-        rec.round = round;
-        rec.date = Some("2026.11.30".to_string());
-        rec.tags.push(("Site".to_string(), "here".to_string()));
-        let text = rec.to_string();
+        let text = rec.to_text().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&text, &rec.to_string());
         let back: Record = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(&back, &rec);
         // The replayed game ends where the played one did.
         let again = back.game::<4>().unwrap();
         prop_assert_eq!(again.position(), g.position());
         prop_assert_eq!(again.end(), g.end());
+        // And so does a text of several games.
+        let two = [rec.clone(), back];
+        let text = try_write_records(&two).unwrap();
+        prop_assert_eq!(read_records(&text).unwrap(), two.to_vec());
+    }
+
+    /// The checked writer refuses exactly the records whose text would not read back the
+    /// same: any tag name (empty, a space, a quote, one of the format's own, twice), any
+    /// round and any note text are tried, and the unchecked text is read to compare.
+    #[test]
+    fn the_writer_refuses_exactly_what_would_not_read_back(
+        rules in rules_strategy(),
+        choices in proptest::collection::vec(0usize..12, 1..60),
+        names in proptest::collection::vec(
+            prop_oneof![
+                3 => other_tag_name(),
+                1 => prop::sample::select(vec!["South", "Result", "Round", "Site"])
+                    .prop_map(String::from),
+                2 => any_text(),
+            ],
+            0..4,
+        ),
+        round in proptest::option::of(0u32..3),
+        note_texts in proptest::collection::vec(
+            prop_oneof![
+                2 => any_text(),
+                1 => prop::sample::select(vec![
+                    "exact", "value=+3", "best=2", "time=1.5", "time=x", "a  b", "ok }", "{ok",
+                ])
+                .prop_map(String::from),
+            ],
+            1..4,
+        ),
+    ) {
+        let (_, mut rec) = record_of(&rules, &choices, &[], None);
+        rec.round = round;
+        rec.tags = names.iter().map(|n| (n.clone(), "v".to_string())).collect();
+        for (ply, text) in rec.plies.iter_mut().zip(note_texts) {
+            ply.note = Some(Note {
+                value: Some(1),
+                text,
+                ..Note::default()
+            });
+        }
+        let reads_back = rec.to_string().parse::<Record>().as_ref() == Ok(&rec);
+        match rec.to_text() {
+            Ok(text) => {
+                prop_assert!(reads_back, "written but reads back otherwise:\n{}", text);
+            }
+            Err(e) => {
+                prop_assert!(!reads_back, "refused ({}) but reads back the same", e);
+                prop_assert_eq!(e.record, 0);
+                let bad_name = |n: &String| {
+                    n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                };
+                let expected = match &e.kind {
+                    RecordWriteErrorKind::TagName(n) => bad_name(n),
+                    RecordWriteErrorKind::KnownTag(n) => is_known(n),
+                    RecordWriteErrorKind::RepeatedTag(n) => {
+                        names.iter().filter(|m| *m == n).count() > 1
+                    }
+                    RecordWriteErrorKind::RoundZero => round == Some(0),
+                    RecordWriteErrorKind::NoteText { ply, text } => {
+                        rec.plies[*ply].note.as_ref().map(|n| &n.text) == Some(text)
+                    }
+                };
+                prop_assert!(expected, "refused for a reason the record does not have: {}", e);
+                // Several records: the error names the one refused.
+                let e2 = try_write_records(&[Record::from_game(&random_game(&rules, &[])), rec])
+                    .unwrap_err();
+                prop_assert_eq!(e2.record, 1);
+                prop_assert_eq!(e2.kind, e.kind);
+            }
+        }
     }
 }
 
@@ -149,6 +282,10 @@ fn malformed_records_are_rejected_with_line_and_column() {
     let (l, c, m) = fails("[Variant \"hoyito3\"\nS1 *\n");
     assert_eq!((l, c), (1, 19), "{m}");
     assert!(m.contains("']'"), "{m}");
+    // An escape the format does not have (a tab is written as it is).
+    let (l, c, m) = fails("[South \"a\\tb\"]\n*\n");
+    assert_eq!((l, c), (1, 10), "{m}");
+    assert!(m.contains("escapes only"), "{m}");
     // An unknown variant.
     let (l, c, m) = fails("[Holes \"6\"]\n[Variant \"hoyito4\"]\nS1 *\n");
     assert_eq!((l, c), (2, 11), "{m}");

@@ -43,10 +43,11 @@
 //!
 //! After each sweep that changed something, and during rounds at most every
 //! `checkpoint_every`, every process saves its range (without marks) and the step reached
-//! (sweeps, then rounds) beside the layer's file (`layer-NN.hyt.mpi-R-of-N`, written whole,
-//! then renamed over the last one); a job started again with the same number of processes
-//! starts each range from its saved bytes, and the checkpoints are removed once the layer is
-//! written. The moves are not kept: after a restart the first sweep writes them again. Any
+//! (sweeps, then rounds) beside the layer's file (`layer-NN.hyt.mpi-R-of-N`, written whole
+//! as `.tmp`, then renamed over the last one); a job started again with the same number of
+//! processes starts each range from its saved bytes, and the checkpoints are removed once
+//! the layer is written, with the `.tmp` of a save that a stopped job left unfinished. The
+//! moves are not kept: after a restart the first sweep writes them again. Any
 //! saved bytes are bounds below the fixpoint with sound final marks, so ranges saved at
 //! different steps (a job stopped while saving) still lead to the same fixpoint; a
 //! checkpoint that does not match its process, range or layer is ignored.
@@ -79,7 +80,7 @@ use crate::format::{
     file_name, key_dir, layers_up_to, step_of, write_layer, BuildCounts, Layer, TableKey,
 };
 use ask::{ask_piece, asked_count, asked_offsets, is_asked};
-use checkpoint::{checkpoint_path, load_checkpoint, save_checkpoint};
+use checkpoint::{checkpoint_path, load_checkpoint, remove_checkpoint, save_checkpoint};
 use gather::{send_range, Gathered};
 use hoyito_rules::Rules;
 
@@ -191,13 +192,7 @@ pub fn build_distributed<C: Communicator>(
             let (s, x) = solve_layer(world, &key, n, &lower, &folder, &path, &how, progress)?;
             // Everyone reads the layer once rank 0 has written it.
             world.barrier();
-            let saved = checkpoint_path(&folder, n, world.rank(), world.size());
-            match std::fs::remove_file(&saved) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(io(&saved)(e));
-                }
-                _ => {}
-            }
+            remove_checkpoint(&checkpoint_path(&folder, n, world.rank(), world.size()))?;
             let layer = Layer::read(&path, &key, n)?;
             let s = LayerStats {
                 file_bytes: layer.file_bytes(),

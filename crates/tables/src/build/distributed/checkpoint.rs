@@ -15,6 +15,26 @@ pub(super) fn checkpoint_path(folder: &Path, n: usize, rank: i32, size: i32) -> 
     folder.join(format!("{}.mpi-{rank}-of-{size}", file_name(n)))
 }
 
+/// The file a checkpoint is written to before it is renamed over `path`; a job stopped
+/// while saving leaves it behind.
+fn temporary_path(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    PathBuf::from(tmp)
+}
+
+/// Removes the checkpoint at `path` and the temporary file of a save that a stopped job
+/// left unfinished, once the layer is written; either may be missing.
+pub(super) fn remove_checkpoint(path: &Path) -> Result<(), TableError> {
+    for file in [temporary_path(path), path.to_path_buf()] {
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&file)(e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The first bytes of a checkpoint.
 const CHECKPOINT_MAGIC: &[u8; 8] = b"HOYMPICK";
 
@@ -43,9 +63,7 @@ pub(super) fn save_checkpoint(
     cells: &[AtomicU8],
     keep: u8,
 ) -> Result<(), TableError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
+    let tmp = temporary_path(path);
     let copy = |piece: &[AtomicU8], buf: &mut Vec<u8>| load_piece(piece, keep, buf);
     let mut buf = Vec::with_capacity(CHECKPOINT_PIECE);
     let mut sum = Checksum::new();
@@ -112,6 +130,12 @@ mod tests {
         *damaged.last_mut().unwrap() ^= 1;
         std::fs::write(&path, &damaged).unwrap();
         assert_eq!(load_checkpoint(&path, 12, 3, &(256..512)), None);
+        // A save stopped before its rename leaves its temporary file; both go once the
+        // layer is written.
+        std::fs::write(temporary_path(&path), b"HOYMPICK").unwrap();
+        remove_checkpoint(&path).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        remove_checkpoint(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
