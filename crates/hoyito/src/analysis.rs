@@ -520,7 +520,11 @@ impl AnalysisOptions {
             time: self.time_ms.map(Duration::from_millis),
             nodes: self.nodes,
             exact: self.exact,
-            no_book: self.no_book,
+            book: if self.no_book {
+                policy::BookUse::Never
+            } else {
+                policy::BookUse::Unlimited
+            },
         }
     }
 }
@@ -552,10 +556,13 @@ fn best_sized<const W: usize>(
         || best_tables(rules, a, seeds),
     )?;
     // The book answers at once, before the search is set up.
-    if !a.all_moves && !ask.no_book && !ask.is_limited() {
+    let mut main_ask = ask;
+    if !a.all_moves && !a.no_book && !ask.is_limited() {
         if let Some(report) = from_book(rules, &p, start) {
             return Ok(report);
         }
+        // Asked already.
+        main_ask.book = policy::BookUse::Never;
     }
     // The transposition table is allocated before the small tables: that takes time too.
     let config = a.engine.config()?;
@@ -585,7 +592,6 @@ fn best_sized<const W: usize>(
         Some(time) if ask.exact => EXACT_OVERHEAD.min(time / 10),
         _ => Duration::ZERO,
     };
-    let mut main_ask = ask;
     if let Some(end) = deadline {
         let left = end.saturating_duration_since(Instant::now() + overhead);
         main_ask.time = Some(
@@ -633,6 +639,7 @@ fn best_sized<const W: usize>(
                 proofs,
                 until,
                 nodes,
+                book: !a.no_book,
             },
             &front,
             &mut |m, used| {
@@ -830,6 +837,18 @@ pub fn analyse_streamed(
     estimate_ms: u64,
     on_update: impl Fn(&Streamed) + Send + Sync + 'static,
 ) -> Result<Streamed> {
+    // Where the book proves the position and every move, that is the whole answer.
+    if !options.no_book {
+        if let Some(analysis) = dispatch!(rules, book_of_every_move(rules, d)) {
+            let answer = Streamed {
+                phase: Phase::Book,
+                last: true,
+                analysis,
+            };
+            on_update(&answer);
+            return Ok(answer);
+        }
+    }
     let on_update = Arc::new(on_update);
     let base = AnalysisOptions {
         all_moves: true,
@@ -967,4 +986,43 @@ fn book_answers<const W: usize>(rules: &Rules, d: Option<&Diagram>, a: &Analysis
         return false;
     };
     !a.all_moves && !a.no_book && policy::proven(rules, &p).is_some()
+}
+
+/// The analysis of `d` with every move's value, when the book or the certificates prove the
+/// position and every move (`None` otherwise).
+fn book_of_every_move<const W: usize>(rules: &Rules, d: Option<&Diagram>) -> Option<Analysis> {
+    let start = Instant::now();
+    let p = position::<W>(rules, d).ok()?;
+    let mut a = from_book(rules, &p, start)?;
+    let mut moves = Vec::new();
+    for c in p.moves(rules).children() {
+        let score = if c.ended_game {
+            c.value(0)
+        } else {
+            c.value(crate::strategy::proven_value(rules, &c.position)?)
+        };
+        moves.push(MoveScore {
+            mv: c.mv.0,
+            score,
+            exact: true,
+        });
+    }
+    let mut r = SearchResult {
+        best: a.best.map(Move),
+        score: a.score,
+        exact: true,
+        lower: a.score,
+        upper: a.score,
+        depth: 0,
+        pv: a.pv.iter().map(|&m| Move(m)).collect(),
+        nodes: 0,
+        seconds: 0.0,
+        stopped: false,
+    };
+    let legal = moves.len();
+    policy::agree(&mut r, &moves, legal);
+    fill(&mut a, &r);
+    a.moves = Some(moves);
+    a.seconds = start.elapsed().as_secs_f64();
+    Some(a)
 }

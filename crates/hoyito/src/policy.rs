@@ -60,8 +60,21 @@ pub struct Ask {
     /// A proof: the exact value, or, under a time limit it cannot meet, the best estimate
     /// within the bounds it proved (the perfect level).
     pub exact: bool,
-    /// Skip the opening book and the certificates.
-    pub no_book: bool,
+    /// When the opening book and the certificates answer.
+    pub book: BookUse,
+}
+
+/// When [`decide`] asks the opening book and the certificates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BookUse {
+    /// Unless a limited search was asked (the default).
+    #[default]
+    Unlimited,
+    /// Always, also before a limited search (a play session's analysis at the engine's
+    /// depth).
+    Always,
+    /// Never.
+    Never,
 }
 
 impl Ask {
@@ -249,7 +262,12 @@ enum Plan {
 impl Plan {
     fn of<const W: usize>(searcher: &Searcher<W>, p: &Position<W>, ask: &Ask) -> Plan {
         let rules = searcher.rules();
-        if !ask.no_book && !ask.is_limited() {
+        let book = match ask.book {
+            BookUse::Unlimited => !ask.is_limited(),
+            BookUse::Always => true,
+            BookUse::Never => false,
+        };
+        if book {
             if let Some((best, value, certificate)) = proven(rules, p) {
                 return Plan::Book(best, value, certificate);
             }
@@ -516,6 +534,8 @@ pub struct MovesBudget {
     pub until: Option<Instant>,
     /// Nodes left for the moves, all together.
     pub nodes: Option<u64>,
+    /// Whether the book and the certificates value the moves they prove.
+    pub book: bool,
 }
 
 /// Every legal move of `p` valued after its analysis `main`: the move of a proven `main`
@@ -547,7 +567,11 @@ pub fn value_moves<const W: usize>(
         } else if main.exact && main.best == Some(c.mv) {
             // The move that proves the position's value keeps it.
             (main.score, true)
-        } else if let Some(v) = crate::strategy::proven_value(&rules, &c.position) {
+        } else if let Some(v) = budget
+            .book
+            .then(|| crate::strategy::proven_value(&rules, &c.position))
+            .flatten()
+        {
             (c.value(v), true)
         } else {
             let left = (children.len() - i) as u64;

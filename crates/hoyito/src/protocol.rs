@@ -796,7 +796,7 @@ fn search<const W: usize>(
         time: limits.time,
         nodes: limits.nodes,
         exact: limits.exact,
-        no_book: false,
+        book: policy::BookUse::Unlimited,
     };
     // The time limit counts from when `go` was read.
     if let Some(t) = ask.time {

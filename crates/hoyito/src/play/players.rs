@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::policy::{self, Ask, Source, DEFAULT_TIME_MS, PERFECT_TIME_MS};
+use crate::policy::{self, Ask, BookUse, Source, DEFAULT_TIME_MS, PERFECT_TIME_MS};
 
 use hoyito_rules::{Move, Note, Position, Rules};
 use hoyito_search::{Config, Limits, SearchResult, Searcher};
@@ -255,12 +255,24 @@ impl<const W: usize> Engine<W> {
         })
     }
 
-    /// What the analysis for the person asks (`hint`, `eval`, `analyse`): `solve best`'s
-    /// answer, whatever the engine's strength (an exact search with the exact strength).
+    /// What the analysis for the person asks (`hint`, `eval`, `analyse`): the book first,
+    /// then the engine's own search when one was chosen by depth or time (a scripted game
+    /// repeats exactly), an exact one with the exact strength, and at a level `solve best`'s
+    /// answer.
     fn analysis_ask(&self) -> Ask {
+        let book = BookUse::Always;
         match self.strength {
+            Strength::Level(_) => Ask::best(),
+            Strength::Depth(d) => Ask {
+                book,
+                ..Ask::depth(d)
+            },
+            Strength::TimeMs(t) => Ask {
+                time: Some(Duration::from_millis(t)),
+                book,
+                ..Ask::default()
+            },
             Strength::Exact => Ask::exact(),
-            _ => Ask::best(),
         }
     }
 
@@ -277,15 +289,22 @@ impl<const W: usize> Engine<W> {
     pub fn analyse_moves(&self, p: &Position<W>) -> Vec<(Move, i32, bool)> {
         let main = self.analyse(p);
         let never = AtomicBool::new(false);
-        let until = (!main.exact).then(|| Instant::now() + Duration::from_millis(DEFAULT_TIME_MS));
+        let ask = self.analysis_ask();
+        // The default answer's moves share its time; a depth asked keeps to it.
+        let timed = ask.depth.is_none() && !main.exact;
+        let until = ask
+            .time
+            .or(timed.then(|| Duration::from_millis(DEFAULT_TIME_MS)))
+            .map(|t| Instant::now() + t);
         let (moves, _) = policy::value_moves(
             &self.analyst,
             p,
             &main,
             &policy::MovesBudget {
-                proofs: true,
+                proofs: !ask.is_limited(),
                 until,
                 nodes: None,
+                book: true,
             },
             &never,
             &mut |_, _| {},
