@@ -749,6 +749,29 @@ impl<const W: usize> Position<W> {
             .count()
     }
 
+    /// The legal moves of the side to move as bits: bit `k - 1` is set when hole `k` is a
+    /// legal move. Sowings only, no results built: cheaper than [`Position::moves`] where only
+    /// which moves are legal matters (a batch of games, a learning agent's action mask).
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "0,4,4,0,4,4/4,4,4,4,4,4 S").unwrap();
+    /// assert_eq!(p.legal_mask(&r), 0b110110);
+    /// ```
+    #[inline]
+    pub fn legal_mask(&self, rules: &Rules) -> u16 {
+        let holes = self.holes();
+        let start = self.side_to_move().index() * holes;
+        let mut mask = 0;
+        for k in 0..holes {
+            if self.get(start + k) != 0 && self.sow(rules, start + k).is_some() {
+                mask |= 1 << k;
+            }
+        }
+        mask
+    }
+
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
         let holes = self.holes();

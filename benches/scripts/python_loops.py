@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Steps a second of the Python package's loops: what a learning program or a script over
+positions gets from `hoyito` (docs/python.md, "Figures").
+
+    python benches/scripts/python_loops.py [--seconds S] [--envs N]
+
+Each line is one way to play random games, as moves (or environment steps) a second on the
+calling thread, except the vector environment and random_playouts, which step their games
+in Rust on every core. Random moves are drawn by Python's `random` in the scalar loops and
+by numpy over the action masks in the vector environment. The figures of a loop that the
+package lacks (an older build) are left out.
+"""
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+import hoyito
+from hoyito import env as hoyito_env
+
+
+def timed(seconds, run):
+    """Calls `run()` (which returns the moves it played) until `seconds` have passed;
+    returns moves a second."""
+    run()  # warm up
+    moves, t0 = 0, time.perf_counter()
+    while True:
+        moves += run()
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            return moves / elapsed
+
+
+def position_loop(rng):
+    """moves(), random.choice, play(): a new Position each move."""
+    p, n = hoyito.Position(), 0
+    while not p.is_over():
+        moves = p.moves()
+        if not moves:
+            break
+        p = p.play(rng.choice(moves))
+        n += 1
+    return n
+
+
+def game_push_loop(rng):
+    """Game.legal_moves(), random.choice, Game.push (repetitions end the game)."""
+    g, n = hoyito.Game(), 0
+    while not g.is_over():
+        g.push(rng.choice(g.legal_moves()))
+        n += 1
+    return n
+
+
+def mask_loop(rng):
+    """Position.legal_mask(), a random set bit, Game.play_inplace."""
+    g, n = hoyito.Game(), 0
+    while not g.is_over():
+        mask = g.legal_mask()
+        bits = [k for k in range(6) if mask >> k & 1]
+        g.play_inplace(rng.choice(bits) + 1)
+        n += 1
+    return n
+
+
+def env_loop(opponent):
+    def run(rng):
+        env = hoyito_env.HoyitoEnv(opponent=opponent)
+        env.reset(seed=rng.randrange(1 << 30))
+        n, done = 0, False
+        while not done:
+            _, _, terminated, truncated, _ = env.step(rng.choice(env.legal_actions()))
+            done = terminated or truncated
+            n += 1
+        return n
+
+    return run
+
+
+def vector_loop(num_envs, opponent, steps=200):
+    venv = hoyito_env.HoyitoVectorEnv(num_envs, opponent=opponent, seed=0)
+    venv.reset(seed=0)
+    gen = np.random.default_rng(0)
+
+    def run(_rng):
+        for _ in range(steps):
+            masks = venv.action_masks()
+            # A uniform legal action: the largest of uniform draws over the legal ones
+            # (a game whose episode just ended takes any action: its mask is all set).
+            actions = np.argmax(gen.random(masks.shape) * masks, axis=1)
+            venv.step(actions)
+        return steps * num_envs
+
+    return run
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time for each loop")
+    parser.add_argument("--envs", type=int, default=4096, help="games of the vector env")
+    args = parser.parse_args()
+    rng = random.Random(1)
+    loops = [
+        ("Position: moves(), random.choice, play()", position_loop),
+        ("Game: legal_moves(), random.choice, push()", game_push_loop),
+    ]
+    if hasattr(hoyito.Game, "play_inplace"):
+        loops.append(("Game: legal_mask(), random bit, play_inplace()", mask_loop))
+    loops += [
+        ("HoyitoEnv.step, no opponent", env_loop(None)),
+        ("HoyitoEnv.step, against random", env_loop("random")),
+    ]
+    if hasattr(hoyito_env, "HoyitoVectorEnv"):
+        loops += [
+            (f"HoyitoVectorEnv({args.envs}).step, no opponent, numpy actions",
+             vector_loop(args.envs, None)),
+            (f"HoyitoVectorEnv({args.envs}).step, against random, numpy actions",
+             vector_loop(args.envs, "random")),
+        ]
+    for name, run in loops:
+        rate = timed(args.seconds, lambda: run(rng))
+        print(f"{name:66} {rate / 1e6:8.3f} M steps/s")
+    playouts = hoyito.random_playouts(20_000, seed=1)
+    batch = hoyito.random_playouts(200_000, seed=2)
+    print(f"{'random_playouts(200_000), in Rust on every core':66} "
+          f"{batch.moves / batch.seconds / 1e6:8.3f} M moves/s ({len(playouts)} warm-up games)")
+
+
+if __name__ == "__main__":
+    main()
