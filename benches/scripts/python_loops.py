@@ -4,10 +4,11 @@ positions gets from `hoyito` (docs/python.md, "Figures").
 
     python benches/scripts/python_loops.py [--seconds S] [--envs N]
 
-Each line is one way to play random games, as moves (or environment steps) a second on the
-calling thread, except the vector environment and random_playouts, which step their games
+Each line is one way to play random games, as moves (or environment steps) a second of the
+clock and a second of the process's CPU time, on the calling thread, except the vector environment and random_playouts, which step their games
 in Rust on every core. Random moves are drawn by Python's `random` in the scalar loops and
-by numpy over the action masks in the vector environment. The figures of a loop that the
+by numpy over the action masks in the vector environment (a table of each mask's legal
+actions, indexed by a uniform draw). The figures of a loop that the
 package lacks (an older build) are left out.
 """
 
@@ -23,14 +24,15 @@ from hoyito import env as hoyito_env
 
 def timed(seconds, run):
     """Calls `run()` (which returns the moves it played) until `seconds` have passed;
-    returns moves a second."""
+    returns moves a second of the clock, and moves a second of this process's CPU time (all
+    its threads together: on a machine shared with other work, the steadier figure)."""
     run()  # warm up
-    moves, t0 = 0, time.perf_counter()
+    moves, t0, c0 = 0, time.perf_counter(), time.process_time()
     while True:
         moves += run()
         elapsed = time.perf_counter() - t0
         if elapsed >= seconds:
-            return moves / elapsed
+            return moves / elapsed, moves / (time.process_time() - c0)
 
 
 def position_loop(rng):
@@ -66,8 +68,9 @@ def mask_loop(rng):
 
 
 def env_loop(opponent):
+    env = hoyito_env.HoyitoEnv(opponent=opponent)
+
     def run(rng):
-        env = hoyito_env.HoyitoEnv(opponent=opponent)
         env.reset(seed=rng.randrange(1 << 30))
         n, done = 0, False
         while not done:
@@ -79,18 +82,33 @@ def env_loop(opponent):
     return run
 
 
+def uniform_legal(holes, gen):
+    """A sampler of one uniform legal action a game from a (games, holes) bool mask, by a
+    table of each mask's legal actions (a game with no legal action gets 0)."""
+    weights = 1 << np.arange(holes, dtype=np.int64)
+    count = np.array([bin(m).count("1") for m in range(1 << holes)])
+    table = np.zeros((1 << holes, holes), dtype=np.int64)
+    for m in range(1 << holes):
+        legal = [k for k in range(holes) if m >> k & 1]
+        table[m, : len(legal)] = legal
+
+    def sample(masks):
+        m = masks @ weights
+        return table[m, (gen.random(len(m)) * count[m]).astype(np.int64)]
+
+    return sample
+
+
 def vector_loop(num_envs, opponent, steps=200):
     venv = hoyito_env.HoyitoVectorEnv(num_envs, opponent=opponent, seed=0)
-    venv.reset(seed=0)
-    gen = np.random.default_rng(0)
+    _, infos = venv.reset(seed=0)
+    sample = uniform_legal(venv.rules.holes, np.random.default_rng(0))
+    masks = [infos["action_mask"]]
 
     def run(_rng):
         for _ in range(steps):
-            masks = venv.action_masks()
-            # A uniform legal action: the largest of uniform draws over the legal ones
-            # (a game whose episode just ended takes any action: its mask is all set).
-            actions = np.argmax(gen.random(masks.shape) * masks, axis=1)
-            venv.step(actions)
+            _, _, _, _, infos = venv.step(sample(masks[0]))
+            masks[0] = infos["action_mask"]
         return steps * num_envs
 
     return run
@@ -119,13 +137,16 @@ def main():
             (f"HoyitoVectorEnv({args.envs}).step, against random, numpy actions",
              vector_loop(args.envs, "random")),
         ]
+    print(f"{'loop':66} {'M steps/s':>10} {'per CPU-s':>10}")
     for name, run in loops:
-        rate = timed(args.seconds, lambda: run(rng))
-        print(f"{name:66} {rate / 1e6:8.3f} M steps/s")
-    playouts = hoyito.random_playouts(20_000, seed=1)
+        rate, per_cpu = timed(args.seconds, lambda: run(rng))
+        print(f"{name:66} {rate / 1e6:10.3f} {per_cpu / 1e6:10.3f}")
+    hoyito.random_playouts(20_000, seed=1)  # warm up
+    c0 = time.process_time()
     batch = hoyito.random_playouts(200_000, seed=2)
+    cpu = time.process_time() - c0
     print(f"{'random_playouts(200_000), in Rust on every core':66} "
-          f"{batch.moves / batch.seconds / 1e6:8.3f} M moves/s ({len(playouts)} warm-up games)")
+          f"{batch.moves / batch.seconds / 1e6:10.3f} {batch.moves / cpu / 1e6:10.3f}")
 
 
 if __name__ == "__main__":

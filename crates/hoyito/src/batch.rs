@@ -153,11 +153,7 @@ impl fmt::Display for StepError {
             StepError::Count { given, games } => {
                 write!(f, "{given} actions for {games} games")
             }
-            StepError::OutOfRange {
-                env,
-                action,
-                holes,
-            } => write!(
+            StepError::OutOfRange { env, action, holes } => write!(
                 f,
                 "game {env}: action {action} is out of range 0..{}",
                 holes - 1
@@ -535,11 +531,7 @@ impl<const W: usize> Batch<W> {
                 return Err(StepError::Over { env });
             }
             if !(0..holes as i64).contains(&action) {
-                return Err(StepError::OutOfRange {
-                    env,
-                    action,
-                    holes,
-                });
+                return Err(StepError::OutOfRange { env, action, holes });
             }
             if s.mask & (1 << action) == 0 {
                 return Err(StepError::Illegal { env, action });
@@ -558,11 +550,7 @@ impl<const W: usize> Batch<W> {
             return Err(StepError::Over { env });
         }
         if !(0..holes as i64).contains(&action) {
-            return Err(StepError::OutOfRange {
-                env,
-                action,
-                holes,
-            });
+            return Err(StepError::OutOfRange { env, action, holes });
         }
         if s.mask & (1 << action) == 0 {
             return Err(StepError::Illegal { env, action });
