@@ -323,5 +323,5 @@ def perft(position: Position, depth: int) -> int:
 def read_records(text: str) -> List[Game]:
     """Every game of a record text."""
 
-def random_playouts(n: int, seed: int = 0, position: Optional[Position] = None) -> Playouts:
+def random_playouts(n: int, seed: Optional[int] = None, position: Optional[Position] = None) -> Playouts:
     """`n` random games from `position`, on all cores."""

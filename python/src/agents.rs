@@ -8,7 +8,7 @@ use hoyito::agents::{Opponent as LibOpponent, OpponentKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::errors::{lib_error, seed_arg};
+use crate::errors::{lib_error, seed_arg, Int};
 use crate::interrupt::interruptible;
 use crate::rules::{rules_or_default, with_pos, Pos, PyPosition, PyRules};
 use crate::tables::{tables_path, TablesArg};
@@ -65,13 +65,15 @@ impl PyPlayouts {
 /// uniformly among the legal ones, on all cores. Game i draws from a generator seeded by
 /// `seed` and i: the same seed gives the same games.
 #[pyfunction]
-#[pyo3(signature = (n, seed=0, position=None))]
+#[pyo3(signature = (n, seed=None, position=None))]
 pub(crate) fn random_playouts(
     py: Python<'_>,
-    n: usize,
-    seed: u64,
+    n: Int,
+    seed: Option<&Bound<'_, PyAny>>,
     position: Option<PyPosition>,
 ) -> PyResult<PyPlayouts> {
+    let n: usize = n.count("n")?;
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let position = match position {
         Some(p) => p,
         None => PyPosition::new(None, None)?,

@@ -3,8 +3,6 @@
 
 use hoyito::batch::{Batch, BatchOptions, Reward, StepError};
 use hoyito::Side;
-use std::sync::OnceLock;
-
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
@@ -79,9 +77,6 @@ fn array2<'py, T: numpy::Element>(
 pub(crate) struct PyBatch {
     batch: AnyBatch,
     rules: hoyito::Rules,
-    /// The read-only action mask arrays of info, one for each mask met so far: made once,
-    /// handed out at every step.
-    mask_arrays: Vec<OnceLock<Py<PyArray1<i8>>>>,
 }
 
 #[pymethods]
@@ -177,11 +172,7 @@ impl PyBatch {
                 })
             })
             .map_err(lib_error)?;
-        Ok(PyBatch {
-            batch,
-            rules,
-            mask_arrays: (0..1 << rules.holes()).map(|_| OnceLock::new()).collect(),
-        })
+        Ok(PyBatch { batch, rules })
     }
 
     /// Games in the batch.
@@ -444,7 +435,12 @@ impl PyBatch {
             b.margin(env),
             b.end(env).map(|e| e.tag()),
         ));
-        let action_mask = self.mask_array(py, mask)?;
+        // A new array at every step: Gymnasium asks that no two infos share data.
+        let action_mask = array1(py, holes, |out: &mut [i8]| {
+            for (k, x) in out.iter_mut().enumerate() {
+                *x = i8::from(mask & (1 << k) != 0);
+            }
+        });
         let legal = PyList::new(py, (0..holes).filter(|k| mask & (1 << k) != 0))?;
         let info = PyDict::new(py);
         info.set_item(intern!(py, "action_mask"), action_mask)?;
@@ -454,22 +450,6 @@ impl PyBatch {
         info.set_item(intern!(py, "margin"), margin)?;
         info.set_item(intern!(py, "end"), end)?;
         Ok(info)
-    }
-
-    /// The action mask array of `mask` (int8, read-only), made the first time.
-    fn mask_array<'py>(&self, py: Python<'py>, mask: u16) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        let cell = &self.mask_arrays[mask as usize];
-        if let Some(a) = cell.get() {
-            return Ok(a.bind(py).clone());
-        }
-        let a = array1(py, self.rules.holes(), |out: &mut [i8]| {
-            for (k, x) in out.iter_mut().enumerate() {
-                *x = i8::from(mask & (1 << k) != 0);
-            }
-        });
-        a.getattr(intern!(py, "flags"))?
-            .setattr(intern!(py, "writeable"), false)?;
-        Ok(cell.get_or_init(|| a.unbind()).bind(py).clone())
     }
 
     /// (observation, reward, terminated, truncated, info) of game `env`'s last step.

@@ -67,3 +67,56 @@ pub(crate) fn seed_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
         .extract::<u64>()
         .map_err(|_| PyValueError::new_err(format!("seed must be 0 to 2**64 - 1, not {value}")))
 }
+
+/// An integer argument as given (`None`: beyond 64 bits), checked where its name is known:
+/// a negative count or one too large raises `ValueError` naming the argument, rather than
+/// pyo3's `OverflowError`; anything but an integer raises `TypeError`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Int(Option<i64>);
+
+impl Int {
+    /// The integer `v`, as a default.
+    pub(crate) const fn of(v: i64) -> Self {
+        Int(Some(v))
+    }
+
+    /// A count or a limit: a non-negative integer that fits `T`.
+    pub(crate) fn count<T: TryFrom<i64>>(self, name: &str) -> PyResult<T> {
+        match self.0 {
+            Some(v) if v >= 0 => T::try_from(v)
+                .map_err(|_| PyValueError::new_err(format!("{name} is too large: {v}"))),
+            Some(v) => Err(PyValueError::new_err(format!(
+                "{name} must not be negative, not {v}"
+            ))),
+            None => Err(PyValueError::new_err(format!(
+                "{name} is out of range (beyond 64 bits)"
+            ))),
+        }
+    }
+
+    /// A signed integer that fits `T`.
+    pub(crate) fn signed<T: TryFrom<i64>>(self, name: &str) -> PyResult<T> {
+        self.0
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| PyValueError::new_err(format!("{name} is out of range")))
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyTypeError::new_err(format!(
+                "expected an integer, not {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Int(obj.extract::<i64>().ok()))
+    }
+}
+
+/// An optional count (see [`Int::count`]).
+pub(crate) fn opt_count<T: TryFrom<i64>>(name: &str, v: Option<Int>) -> PyResult<Option<T>> {
+    v.map(|v| v.count(name)).transpose()
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use hoyito::proof::{ProofControl, ProofOptions};
 use pyo3::prelude::*;
 
-use crate::errors::{lib_error, need_path, value_error};
+use crate::errors::{lib_error, need_path, opt_count, value_error, Int};
 use crate::interrupt::interruptible;
 use crate::rules::PyPosition;
 use crate::search::to_python;
@@ -85,12 +85,15 @@ pub(crate) fn prove(
     tables: Option<TablesArg>,
     certificate: Option<PathBuf>,
     state: Option<PathBuf>,
-    time_limit: Option<u64>,
-    at_least: Option<i32>,
+    time_limit: Option<Int>,
+    at_least: Option<Int>,
     all_moves: bool,
-    threads: Option<usize>,
+    threads: Option<Int>,
     no_tables: bool,
 ) -> PyResult<PyProof> {
+    let time_limit = opt_count("time_limit", time_limit)?;
+    let at_least = at_least.map(|a| a.signed("at_least")).transpose()?;
+    let threads = opt_count("threads", threads)?;
     let position = match position {
         Some(p) => p,
         None => PyPosition::new(None, None)?,

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyTuple, PyType};
 
-use crate::errors::value_error;
+use crate::errors::{value_error, Int};
 
 /// The rules of a game: the variant and its options (data/RULES.md).
 ///
@@ -27,18 +27,21 @@ pub(crate) struct PyRules {
 #[pymethods]
 impl PyRules {
     #[new]
-    #[pyo3(signature = (variant="hoyito2", holes=6, seeds=4, last_four="capturer", capture_side="any"))]
+    #[pyo3(
+        signature = (variant="hoyito2", holes=Int::of(6), seeds=Int::of(4), last_four="capturer", capture_side="any"),
+        text_signature = "(variant='hoyito2', holes=6, seeds=4, last_four='capturer', capture_side='any')"
+    )]
     pub(crate) fn new(
         variant: &str,
-        holes: usize,
-        seeds: usize,
+        holes: Int,
+        seeds: Int,
         last_four: &str,
         capture_side: &str,
     ) -> PyResult<Self> {
         let rules = hoyito::Rules::new(
             variant.parse().map_err(value_error)?,
-            holes,
-            seeds,
+            holes.count("holes")?,
+            seeds.count("seeds")?,
             last_four.parse().map_err(value_error)?,
             capture_side.parse().map_err(value_error)?,
         )
@@ -403,7 +406,12 @@ impl PyPosition {
 /// The number of move sequences of exactly `depth` plies from `position` (extra turns are
 /// plies, passes are not), counted on all cores.
 #[pyfunction]
-pub(crate) fn perft(py: Python<'_>, position: PyPosition, depth: u32) -> u64 {
+pub(crate) fn perft(py: Python<'_>, position: PyPosition, depth: Int) -> PyResult<u64> {
+    let depth: u32 = depth.count("depth")?;
     let rules = position.rules;
-    py.detach(|| with_pos!(&position.pos, p => hoyito::rules::perft_parallel(p, &rules, depth)))
+    Ok(
+        py.detach(
+            || with_pos!(&position.pos, p => hoyito::rules::perft_parallel(p, &rules, depth)),
+        ),
+    )
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use hoyito::analysis::{AnalysisOptions, EngineOptions};
 use pyo3::prelude::*;
 
-use crate::errors::{lib_error, value_error};
+use crate::errors::{lib_error, opt_count, value_error, Int};
 use crate::interrupt::interruptible;
 use crate::rules::{ints, PyPosition};
 use crate::tables::{tables_path, TablesArg};
@@ -141,18 +141,21 @@ impl PyAnalysis {
 /// Returns an Analysis (.move, .value for the side to move, .exact, .pv, .source, ...).
 /// Bad options raise ValueError; Ctrl-C raises KeyboardInterrupt at once.
 #[pyfunction]
-#[pyo3(signature = (position=None, depth=None, time_ms=None, exact=false, tables=None, *, nodes=None, threads=None, hash_mb=64, book=true, no_tables=false, all_moves=false))]
+#[pyo3(
+    signature = (position=None, depth=None, time_ms=None, exact=false, tables=None, *, nodes=None, threads=None, hash_mb=Int::of(64), book=true, no_tables=false, all_moves=false),
+    text_signature = "(position=None, depth=None, time_ms=None, exact=False, tables=None, *, nodes=None, threads=None, hash_mb=64, book=True, no_tables=False, all_moves=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn best(
     py: Python<'_>,
     position: Option<PyPosition>,
-    depth: Option<u32>,
-    time_ms: Option<u64>,
+    depth: Option<Int>,
+    time_ms: Option<Int>,
     exact: bool,
     tables: Option<TablesArg>,
-    nodes: Option<u64>,
-    threads: Option<usize>,
-    hash_mb: usize,
+    nodes: Option<Int>,
+    threads: Option<Int>,
+    hash_mb: Int,
     book: bool,
     no_tables: bool,
     all_moves: bool,
@@ -161,6 +164,11 @@ pub(crate) fn best(
         Some(p) => p,
         None => PyPosition::new(None, None)?,
     };
+    let depth = opt_count("depth", depth)?;
+    let time_ms = opt_count("time_ms", time_ms)?;
+    let nodes = opt_count("nodes", nodes)?;
+    let threads = opt_count("threads", threads)?;
+    let hash_mb = hash_mb.count("hash_mb")?;
     let stop = Arc::new(AtomicBool::new(false));
     let options = AnalysisOptions {
         depth,

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-use crate::errors::{lib_error, need_path, value_error};
+use crate::errors::{lib_error, need_path, opt_count, value_error, Int};
 use crate::interrupt::interruptible;
 use crate::rules::{rules_or_default, PyPosition, PyRules};
 
@@ -60,8 +60,9 @@ impl PyTables {
         py: Python<'_>,
         path: PathBuf,
         rules: Option<PyRules>,
-        max_seeds: Option<usize>,
+        max_seeds: Option<Int>,
     ) -> PyResult<Self> {
+        let max_seeds: Option<usize> = opt_count("max_seeds", max_seeds)?;
         need_path(&path)?;
         let rules = rules_or_default(rules);
         let max = max_seeds.unwrap_or(usize::MAX);
@@ -83,9 +84,10 @@ impl PyTables {
         _cls: &Bound<'_, PyType>,
         py: Python<'_>,
         path: PathBuf,
-        max_seeds: usize,
+        max_seeds: Int,
         rules: Option<PyRules>,
     ) -> PyResult<Self> {
+        let max_seeds = max_seeds.count("max_seeds")?;
         let r = rules_or_default(rules);
         let stop = Arc::new(AtomicBool::new(false));
         let progress = StopBuild(Arc::clone(&stop));
