@@ -56,25 +56,32 @@ def game_push_loop(rng):
     return n
 
 
+# The holes (1-based) of each legal mask of a 2x6 board.
+HOLES = [tuple(k + 1 for k in range(6) if m >> k & 1) for m in range(1 << 6)]
+
+
 def mask_loop(rng):
-    """Position.legal_mask(), a random set bit, Game.play_inplace."""
-    g, n = hoyito.Game(), 0
-    while not g.is_over():
-        mask = g.legal_mask()
-        bits = [k for k in range(6) if mask >> k & 1]
-        g.play_inplace(rng.choice(bits) + 1)
+    """Game.legal_mask(), a uniform draw among its holes, Game.play_inplace (which returns
+    the next mask)."""
+    g, n, draw = hoyito.Game(), 0, rng.random
+    mask = g.legal_mask()
+    while mask:
+        holes = HOLES[mask]
+        mask = g.play_inplace(holes[int(draw() * len(holes))])
         n += 1
     return n
 
 
 def env_loop(opponent):
     env = hoyito_env.HoyitoEnv(opponent=opponent)
+    env.reset(seed=1)  # seeded once, as a learning program does
 
     def run(rng):
-        env.reset(seed=rng.randrange(1 << 30))
-        n, done = 0, False
+        _, info = env.reset()
+        n, done, draw = 0, False, rng.random
         while not done:
-            _, _, terminated, truncated, _ = env.step(rng.choice(env.legal_actions()))
+            legal = info["legal_actions"]
+            _, _, terminated, truncated, info = env.step(legal[int(draw() * len(legal))])
             done = terminated or truncated
             n += 1
         return n
@@ -125,7 +132,7 @@ def main():
         ("Game: legal_moves(), random.choice, push()", game_push_loop),
     ]
     if hasattr(hoyito.Game, "play_inplace"):
-        loops.append(("Game: legal_mask(), random bit, play_inplace()", mask_loop))
+        loops.append(("Game: legal_mask(), a draw among its holes, play_inplace()", mask_loop))
     loops += [
         ("HoyitoEnv.step, no opponent", env_loop(None)),
         ("HoyitoEnv.step, against random", env_loop("random")),

@@ -285,6 +285,10 @@ class HoyitoEnv(_EnvBase):  # type: ignore[misc]
             record_moves=True,
         )
         self._external = not inside
+        if inside:
+            # The step is the Rust batch's own: no Python frame between the caller and the
+            # game (a third of a step's time).
+            self.step = self._core.step_one  # type: ignore[method-assign]
         holes = self.rules.holes
         self.observation_shape = (2 * holes + 2,)
         self.observation_space = observation_space(self.rules)

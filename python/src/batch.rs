@@ -389,8 +389,8 @@ impl PyBatch {
     }
 
     /// What info holds for game `env`: the action mask, the legal actions, the side to
-    /// move, the position's notation, the margin and the end ("last-four", "no-moves",
-    /// "repetition" or None).
+    /// move, the margin and the end ("last-four", "no-moves", "repetition" or None). (The
+    /// position is position(env): its notation costs more than the rest of a step.)
     fn info<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyDict>> {
         self.check_env(env)?;
         self.info_of(py, env)
@@ -428,10 +428,9 @@ impl PyBatch {
 
     fn info_of<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyDict>> {
         let holes = self.rules.holes();
-        let (mask, to_move, text, margin, end) = with_batch!(&self.batch, b => (
+        let (mask, to_move, margin, end) = with_batch!(&self.batch, b => (
             b.mask(env),
             b.position(env).side_to_move().index(),
-            b.position(env).to_string(),
             b.margin(env),
             b.end(env).map(|e| e.tag()),
         ));
@@ -446,7 +445,6 @@ impl PyBatch {
         info.set_item(intern!(py, "action_mask"), action_mask)?;
         info.set_item(intern!(py, "legal_actions"), legal)?;
         info.set_item(intern!(py, "current_player"), to_move)?;
-        info.set_item(intern!(py, "position"), text)?;
         info.set_item(intern!(py, "margin"), margin)?;
         info.set_item(intern!(py, "end"), end)?;
         Ok(info)

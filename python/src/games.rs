@@ -211,6 +211,14 @@ impl PyGame {
         with_game!(&mut self.game, g => g.play(Move(h)).map(|_| ()).map_err(value_error))
     }
 
+    /// Plays `hole` in place, as push() does, and returns the legal moves that follow as an
+    /// int (bit h - 1 for hole h; 0 once the game is over): one call a move for a loop that
+    /// plays many games.
+    fn play_inplace(&mut self, hole: i64) -> PyResult<u16> {
+        self.push(hole)?;
+        Ok(self.legal_mask())
+    }
+
     /// Takes back the last move and returns it; IndexError at the start (as list.pop()).
     fn pop(&mut self) -> PyResult<u8> {
         self.undo()

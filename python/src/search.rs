@@ -126,6 +126,8 @@ impl PyAnalysis {
     }
 }
 
+/// The best move and value of a position, by the library's one policy (as `solve best`):
+/// the opening book answers at once when it holds the position and no limit is given; the
 /// endgame tables and an exact search answer small positions; else a search limited by
 /// depth, time or nodes (3 s when none is given and the position is too large to solve
 /// quickly).

@@ -38,9 +38,6 @@ pub(crate) fn tables_path(tables: Option<&TablesArg>) -> PyResult<Option<PathBuf
     Ok(Some(path))
 }
 
-/// The best move and value of a position, by the library's one policy (as `solve best`):
-/// the opening book answers at once when it holds the position and no limit is given; the
-
 /// Endgame tables on disk (2x6): the exact value of every position with few enough seeds.
 ///
 /// Tables(path, rules=None, max_seeds=None): the tables of `rules` (default Rules()) in the

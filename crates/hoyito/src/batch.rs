@@ -30,7 +30,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use hoyito_rules::{Child, Move, Position, Rules, Side};
+use hoyito_rules::{Child, Move, Position, Rules, Side, Status};
 use rayon::prelude::*;
 
 use crate::agents::{Opponent, OpponentKind};
@@ -197,6 +197,10 @@ struct Slot<const W: usize> {
     opponent: Option<Opponent<W>>,
 }
 
+/// The mask of a position whose legal moves were not looked for (no board has 16 holes a
+/// row).
+const UNKNOWN: u16 = u16::MAX;
+
 /// What a game needs to play a ply: the batch's settings.
 struct Setup<'a, const W: usize> {
     rules: &'a Rules,
@@ -237,14 +241,28 @@ impl<const W: usize> Setup<'_, W> {
         self.opponent_moves(s, shared)
     }
 
-    /// Plays the result of a legal move in `s`.
+    /// Plays the result of a legal move in `s`. Where the batch's opponent moves next, the
+    /// legal moves are not looked for beyond what the automatic pass needs (the mask is
+    /// [`UNKNOWN`] until the agent is to move).
     #[inline]
     fn apply(&self, s: &mut Slot<W>, child: &Child<W>) {
         s.plies += 1;
         if self.options.record_moves {
             s.moves.push(child.mv);
         }
-        let (p, mask) = self.settle(child.position);
+        let q = child.position;
+        let (p, mask) =
+            if self.options.opponent.is_some() && q.side_to_move() != self.options.player {
+                match q.settle(self.rules) {
+                    (p, Status::Over) => (p, 0),
+                    (p, Status::ToMove) if p.side_to_move() == self.options.player => {
+                        (p, p.legal_mask(self.rules))
+                    }
+                    (p, Status::ToMove) => (p, UNKNOWN),
+                }
+            } else {
+                self.settle(q)
+            };
         s.position = p;
         s.mask = mask;
         if mask == 0 {
@@ -284,6 +302,10 @@ impl<const W: usize> Setup<'_, W> {
                     break;
                 }
             }
+        }
+        if s.mask == UNKNOWN {
+            // Only where the opponent failed to move.
+            s.mask = s.position.legal_mask(self.rules);
         }
         s.opponent = own;
         out
@@ -846,7 +868,7 @@ mod tests {
             let mut batch = Batch::new(rules, start, 40, options, 0).unwrap();
             let mut rng = Rng(2);
             let mut games: Vec<Game<2>> = (0..40).map(|_| Game::new(rules, start)).collect();
-            let mut totals = vec![0; 40];
+            let mut totals = [0; 40];
             let mut ends = [0; 3];
             for _ in 0..400 {
                 let actions = random_actions(&batch, &mut rng);
