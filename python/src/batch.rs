@@ -440,7 +440,15 @@ impl PyBatch {
                 *x = i8::from(mask & (1 << k) != 0);
             }
         });
-        let legal = PyList::new(py, (0..holes).filter(|k| mask & (1 << k) != 0))?;
+        let mut actions = [0u8; 16];
+        let mut count = 0;
+        for k in 0..holes {
+            if mask & (1 << k) != 0 {
+                actions[count] = k as u8;
+                count += 1;
+            }
+        }
+        let legal = PyList::new(py, &actions[..count])?;
         let info = PyDict::new(py);
         info.set_item(intern!(py, "action_mask"), action_mask)?;
         info.set_item(intern!(py, "legal_actions"), legal)?;
