@@ -181,6 +181,10 @@ struct Slot<const W: usize> {
     mask: u16,
     /// Board keys of the positions since the last capture.
     history: Vec<[u64; W]>,
+    /// A filter of the same positions (a bit a key hash): a position whose bit is clear
+    /// was not seen, and the history is searched only when it is set (a batch of thousands of
+    /// games keeps their histories out of the caches otherwise).
+    seen: [u64; 4],
     /// The moves of the episode (when recorded).
     moves: Vec<Move>,
     plies: u32,
@@ -195,6 +199,28 @@ struct Slot<const W: usize> {
     episodes: u64,
     /// The random opponent of this game (an engine opponent is shared by the batch).
     opponent: Option<Opponent<W>>,
+}
+
+/// The bit of `p` in a slot's filter of positions seen: 256 bits, from its key's hash.
+#[inline]
+fn filter_bit<const W: usize>(p: &Position<W>) -> (usize, u64) {
+    let h = p.key();
+    ((h >> 6 & 3) as usize, 1 << (h & 63))
+}
+
+/// Whether `p`'s bit is set in the filter (it may have been seen).
+#[inline]
+fn seen_bit<const W: usize>(seen: &[u64; 4], p: &Position<W>) -> bool {
+    let (word, bit) = filter_bit(p);
+    seen[word] & bit != 0
+}
+
+/// Adds `p` to the positions seen since the last capture.
+#[inline]
+fn remember<const W: usize>(s: &mut Slot<W>, p: &Position<W>) {
+    let (word, bit) = filter_bit(p);
+    s.seen[word] |= bit;
+    s.history.push(p.board_key());
 }
 
 /// The mask of a position whose legal moves were not looked for (no board has 16 holes a
@@ -230,7 +256,8 @@ impl<const W: usize> Setup<'_, W> {
         s.position = p;
         s.mask = mask;
         s.history.clear();
-        s.history.push(p.board_key());
+        s.seen = [0; 4];
+        remember(s, &p);
         s.moves.clear();
         s.plies = 0;
         s.counted = 0;
@@ -276,11 +303,12 @@ impl<const W: usize> Setup<'_, W> {
         let key = p.board_key();
         if child.captured > 0 {
             s.history.clear();
-        } else if s.history.contains(&key) {
+            s.seen = [0; 4];
+        } else if seen_bit(&s.seen, &p) && s.history.contains(&key) {
             s.end = Some(Ending::Repetition);
             s.mask = 0;
         }
-        s.history.push(key);
+        remember(s, &p);
     }
 
     /// The opponent plays until the agent is to move or the game is over.
@@ -414,6 +442,7 @@ impl<const W: usize> Batch<W> {
             position: start,
             mask: 0,
             history: Vec::new(),
+            seen: [0; 4],
             moves: Vec::new(),
             plies: 0,
             counted: 0,
