@@ -35,28 +35,33 @@ fn step_error(e: StepError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// A new numpy array of `shape`, filled by `fill`.
+/// A new one-dimensional numpy array of `len` values, filled by `fill`.
 fn array1<'py, T: numpy::Element>(
     py: Python<'py>,
     len: usize,
     fill: impl FnOnce(&mut [T]),
 ) -> Bound<'py, PyArray1<T>> {
-    // SAFETY: every element is written by `fill` before the array is handed out, and no one
-    // else sees the new array meanwhile.
-    let a = unsafe { PyArray1::<T>::new(py, len, false) };
-    fill(unsafe { a.as_slice_mut() }.expect("a new array is contiguous"));
-    a
+    // SAFETY: the array is new: no one else sees it before it is returned, so the slice is
+    // its only view, and `fill` writes every value before any is read.
+    unsafe {
+        let a = PyArray1::<T>::new(py, len, false);
+        fill(a.as_slice_mut().expect("a new array is contiguous"));
+        a
+    }
 }
 
+/// A new numpy array of `shape` (rows, columns), filled row by row by `fill`.
 fn array2<'py, T: numpy::Element>(
     py: Python<'py>,
     shape: [usize; 2],
     fill: impl FnOnce(&mut [T]),
 ) -> Bound<'py, PyArray2<T>> {
     // SAFETY: as in `array1`.
-    let a = unsafe { PyArray2::<T>::new(py, shape, false) };
-    fill(unsafe { a.as_slice_mut() }.expect("a new array is contiguous"));
-    a
+    unsafe {
+        let a = PyArray2::<T>::new(py, shape, false);
+        fill(a.as_slice_mut().expect("a new array is contiguous"));
+        a
+    }
 }
 
 /// Games stepped together in Rust: the core of hoyito.env's HoyitoVectorEnv and HoyitoEnv.

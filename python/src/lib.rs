@@ -2,7 +2,11 @@
 //! releases the GIL during searches, turns Ctrl-C into the library's stop flag and the
 //! library's errors into `ValueError`; every rule, search and report is the library's.
 //!
-//! Built by maturin as `hoyito._hoyito`; `python/hoyito/__init__.py` re-exports it.
+//! Built by maturin as `hoyito._hoyito`; `python/hoyito/__init__.py` re-exports it. A file
+//! per concern: rules and positions (`rules`), games (`games`), the best move (`search`),
+//! proofs (`proofs`), endgame tables (`tables`), playouts and opponents (`agents`), games
+//! stepped together for learning agents (`batch`), errors in Python's words (`errors`) and
+//! Ctrl-C during long calls (`interrupt`).
 
 mod agents;
 mod batch;
