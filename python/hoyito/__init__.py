@@ -17,6 +17,7 @@ See docs/python.md of the source repository for a tour.
 
 from ._hoyito import (
     Analysis,
+    Batch,
     Game,
     Opponent,
     Playouts,
@@ -35,6 +36,7 @@ from ._hoyito import (
 
 __all__ = [
     "Analysis",
+    "Batch",
     "Game",
     "Opponent",
     "Playouts",

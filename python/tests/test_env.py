@@ -148,3 +148,16 @@ def test_pettingzoo_api_test():
         warnings.simplefilter("ignore")
         api_test(aec_env(), num_cycles=300)
         api_test(HoyitoAECEnv(reward="margin", max_plies=30), num_cycles=300)
+
+
+def test_the_numpy_learner_beats_random_play():
+    # python/examples/learn_linear.py: REINFORCE over a linear policy, seeded, so the same
+    # weights and games every run.
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "learn_linear.py"
+    spec = importlib.util.spec_from_file_location("learn_linear", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(train_games=600, eval_games=400) >= 0.95

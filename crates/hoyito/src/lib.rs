@@ -43,6 +43,7 @@
 
 pub mod agents;
 pub mod analysis;
+pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod book;

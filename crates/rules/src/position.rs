@@ -749,6 +749,29 @@ impl<const W: usize> Position<W> {
             .count()
     }
 
+    /// The legal moves of the side to move as bits: bit `k - 1` is set when hole `k` is a
+    /// legal move. Sowings only, no results built: cheaper than [`Position::moves`] where only
+    /// which moves are legal matters (a batch of games, a learning agent's action mask).
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "0,4,4,0,4,4/4,4,4,4,4,4 S").unwrap();
+    /// assert_eq!(p.legal_mask(&r), 0b110110);
+    /// ```
+    #[inline]
+    pub fn legal_mask(&self, rules: &Rules) -> u16 {
+        let holes = self.holes();
+        let start = self.side_to_move().index() * holes;
+        let mut mask = 0;
+        for k in 0..holes {
+            if self.get(start + k) != 0 && self.sow(rules, start + k).is_some() {
+                mask |= 1 << k;
+            }
+        }
+        mask
+    }
+
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
         let holes = self.holes();
@@ -853,22 +876,42 @@ fn shl_lanes<const W: usize>(x: &[u64; W], k: usize) -> [u64; W] {
 impl<const W: usize> fmt::Display for Position<W> {
     /// The notation of RULES.md, captured counts included.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (s, n) = self.rows();
-        let join = |r: &[u8]| {
-            r.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+        // Written into one buffer and handed to the formatter once: a learning program may
+        // ask for the notation at every step. At most 2 x 12 holes of "192," and the rest.
+        let mut buf = [0u8; 128];
+        let mut len = 0;
+        let mut put = |bytes: &[u8]| {
+            buf[len..len + bytes.len()].copy_from_slice(bytes);
+            len += bytes.len();
         };
-        write!(
-            f,
-            "{}/{} {} {}-{}",
-            join(&s),
-            join(&n),
-            self.side_to_move(),
-            self.captured(Side::South),
-            self.captured(Side::North)
-        )
+        let number = |x: u8| -> ([u8; 3], usize) {
+            match x {
+                0..=9 => ([b'0' + x, 0, 0], 1),
+                10..=99 => ([b'0' + x / 10, b'0' + x % 10, 0], 2),
+                _ => ([b'0' + x / 100, b'0' + x / 10 % 10, b'0' + x % 10], 3),
+            }
+        };
+        let h = self.holes();
+        for i in 0..2 * h {
+            if i == h {
+                put(b"/");
+            } else if i > 0 {
+                put(b",");
+            }
+            let (d, n) = number(self.get(i));
+            put(&d[..n]);
+        }
+        put(if self.side_to_move() == Side::South {
+            b" S "
+        } else {
+            b" N "
+        });
+        let (d, n) = number(self.captured(Side::South));
+        put(&d[..n]);
+        put(b"-");
+        let (d, n) = number(self.captured(Side::North));
+        put(&d[..n]);
+        f.write_str(std::str::from_utf8(&buf[..len]).map_err(|_| fmt::Error)?)
     }
 }
 

@@ -93,6 +93,27 @@ proptest! {
         });
     }
 
+    /// The legal mask of every position reached has the bits of the legal moves, and of
+    /// no other hole.
+    #[test]
+    fn legal_mask_is_the_legal_moves(
+        rules in rules_strategy(),
+        choices in prop::collection::vec(0usize..12, 0..120),
+    ) {
+        let check = |p: &Position12| {
+            let moves = p.moves(&rules);
+            let bits = moves.children().iter().fold(0u16, |m, c| m | 1 << (c.mv.0 - 1));
+            assert_eq!(p.legal_mask(&rules), bits, "{p}");
+            assert_eq!(p.legal_mask(&rules).count_ones() as usize, p.count_legal(&rules));
+        };
+        random_game::<4>(&rules, &choices, check);
+        if rules.holes() <= 6 {
+            random_game::<2>(&rules, &choices, |p| {
+                assert_eq!(p.legal_mask(&rules), p.cast::<4>().unwrap().legal_mask(&rules));
+            });
+        }
+    }
+
     /// Formatting then parsing a position gives the same position.
     #[test]
     fn notation_round_trips(

@@ -37,16 +37,19 @@ pub struct Searcher<const W: usize> {
 /// How often the relay of [`relay_stop`] looks at the stop signal.
 const RELAY_PERIOD: Duration = Duration::from_millis(5);
 
-/// Runs `work` while a thread passes `stop` on to `to` (within [`RELAY_PERIOD`]). The
-/// prover's components solved whole check a flag of their own, which outlives the stop
-/// signal a caller lends to one search; the relay ends with `work`.
-fn relay_stop<R>(stop: &AtomicBool, to: &AtomicBool, work: impl FnOnce() -> R) -> R {
+/// Runs `work` while a thread passes `stop` on to every flag of `to` (within
+/// [`RELAY_PERIOD`]). The prover's components solved whole check a flag of their own, which
+/// outlives the stop signal a caller lends to one search, and the principal variation's
+/// proofs one that their own node limit raises; the relay ends with `work`.
+fn relay_stop<R>(stop: &AtomicBool, to: &[&AtomicBool], work: impl FnOnce() -> R) -> R {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         let relay = s.spawn(|| {
             while !done.load(Ordering::Relaxed) {
                 if stop.load(Ordering::Relaxed) {
-                    to.store(true, Ordering::Relaxed);
+                    for flag in to {
+                        flag.store(true, Ordering::Relaxed);
+                    }
                     return;
                 }
                 std::thread::park_timeout(RELAY_PERIOD);
@@ -319,7 +322,7 @@ impl<const W: usize> Searcher<W> {
         prover.start(cx.budget.deadline);
         let work0 = prover.work();
         let retro_stop = prover.retro_stop();
-        let result = match relay_stop(stop, &retro_stop, || prover.value(&cx, root)) {
+        let result = match relay_stop(stop, &[&retro_stop], || prover.value(&cx, root)) {
             Ok(v) => {
                 let rules = self.rules;
                 // The line of moves that keep the value, captures first. The first move is
@@ -334,7 +337,9 @@ impl<const W: usize> Searcher<W> {
                     },
                     ..cx
                 };
-                let pv = relay_stop(stop, &retro_stop, || {
+                // The caller's stop reaches the line's proofs too: a stop during the line
+                // ends it at once rather than at its node limit.
+                let pv = relay_stop(stop, &[&retro_stop, &line_stop], || {
                     walk(&rules, root, |moves, p| {
                         let b = if moves.is_empty() { &cx } else { &line };
                         let Ok(v) = prover.value(b, p) else {

@@ -1,0 +1,122 @@
+//! Errors in Python's words: the library's errors raised as `ValueError`, a missing path
+//! as `FileNotFoundError`.
+
+use std::path::Path;
+
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+
+/// Every error of the library, raised as `ValueError` with its message (causes joined by
+/// `: `).
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The library's `anyhow` errors with their causes.
+pub(crate) fn lib_error(e: hoyito::Error) -> PyErr {
+    PyValueError::new_err(format!("{e:#}"))
+}
+
+/// `FileNotFoundError` for a path the call needs and that is not there.
+pub(crate) fn need_path(path: &Path) -> PyResult<()> {
+    if path.exists() {
+        Ok(())
+    } else {
+        Err(PyFileNotFoundError::new_err((
+            2,
+            "No such file or directory",
+            path.display().to_string(),
+        )))
+    }
+}
+
+/// An integer argument `name` within `lo..=hi`: `ValueError` naming the argument when it is
+/// out of range, `TypeError` when it is no integer (rather than pyo3's `OverflowError` or
+/// conversion message).
+pub(crate) fn int_arg<T: TryFrom<i64>>(
+    name: &str,
+    value: &Bound<'_, PyAny>,
+    lo: i64,
+    hi: i64,
+) -> PyResult<T> {
+    if !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an integer, not {}",
+            value.get_type().name()?
+        )));
+    }
+    let out_of_range =
+        || PyValueError::new_err(format!("{name} must be {lo} to {hi}, not {value}"));
+    let v: i64 = value.extract().map_err(|_| out_of_range())?;
+    if !(lo..=hi).contains(&v) {
+        return Err(out_of_range());
+    }
+    T::try_from(v).map_err(|_| out_of_range())
+}
+
+/// A `seed` argument: any integer from 0 to 2**64 - 1.
+pub(crate) fn seed_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "seed must be an integer, not {}",
+            value.get_type().name()?
+        )));
+    }
+    value
+        .extract::<u64>()
+        .map_err(|_| PyValueError::new_err(format!("seed must be 0 to 2**64 - 1, not {value}")))
+}
+
+/// An integer argument as given (`None`: beyond 64 bits), checked where its name is known:
+/// a negative count or one too large raises `ValueError` naming the argument, rather than
+/// pyo3's `OverflowError`; anything but an integer raises `TypeError`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Int(Option<i64>);
+
+impl Int {
+    /// The integer `v`, as a default.
+    pub(crate) const fn of(v: i64) -> Self {
+        Int(Some(v))
+    }
+
+    /// A count or a limit: a non-negative integer that fits `T`.
+    pub(crate) fn count<T: TryFrom<i64>>(self, name: &str) -> PyResult<T> {
+        match self.0 {
+            Some(v) if v >= 0 => T::try_from(v)
+                .map_err(|_| PyValueError::new_err(format!("{name} is too large: {v}"))),
+            Some(v) => Err(PyValueError::new_err(format!(
+                "{name} must not be negative, not {v}"
+            ))),
+            None => Err(PyValueError::new_err(format!(
+                "{name} is out of range (beyond 64 bits)"
+            ))),
+        }
+    }
+
+    /// A signed integer that fits `T`.
+    pub(crate) fn signed<T: TryFrom<i64>>(self, name: &str) -> PyResult<T> {
+        self.0
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| PyValueError::new_err(format!("{name} is out of range")))
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyTypeError::new_err(format!(
+                "expected an integer, not {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Int(obj.extract::<i64>().ok()))
+    }
+}
+
+/// An optional count (see [`Int::count`]).
+pub(crate) fn opt_count<T: TryFrom<i64>>(name: &str, v: Option<Int>) -> PyResult<Option<T>> {
+    v.map(|v| v.count(name)).transpose()
+}
