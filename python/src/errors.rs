@@ -1,21 +1,92 @@
-//! Errors in Python's words: the library's errors raised as `ValueError`, a missing path
-//! as `FileNotFoundError`.
+//! Errors in Python's words: the library's errors raised by kind as subclasses of
+//! `ValueError` (`hoyito.HoyitoError` and below it `BadPosition`, `IllegalMove`, `BadRules`,
+//! `BadOption`, `BadRecord`, `TablesError`), I/O as `OSError`, a missing path as
+//! `FileNotFoundError`. A bad option names the keyword argument (the library's field names
+//! are the package's keywords).
 
 use std::path::Path;
 
-use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
-/// Every error of the library, raised as `ValueError` with its message (causes joined by
-/// `: `).
-pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+create_exception!(
+    hoyito,
+    HoyitoError,
+    PyValueError,
+    "An error of the hoyito library (a ValueError): its subclasses say which kind."
+);
+create_exception!(
+    hoyito,
+    BadPosition,
+    HoyitoError,
+    "A position's text or contents are wrong for the rules."
+);
+create_exception!(
+    hoyito,
+    IllegalMove,
+    HoyitoError,
+    "A move that is not legal in its position, or a game that is over."
+);
+create_exception!(
+    hoyito,
+    BadRules,
+    HoyitoError,
+    "Rule options out of range or unknown."
+);
+create_exception!(
+    hoyito,
+    BadOption,
+    HoyitoError,
+    "An argument out of range, named in the message."
+);
+create_exception!(
+    hoyito,
+    BadRecord,
+    HoyitoError,
+    "A game record that does not read."
+);
+create_exception!(
+    hoyito,
+    TablesError,
+    HoyitoError,
+    "Endgame tables missing, for other rules, or damaged."
+);
+
+/// Adds the exception classes to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("HoyitoError", py.get_type::<HoyitoError>())?;
+    m.add("BadPosition", py.get_type::<BadPosition>())?;
+    m.add("IllegalMove", py.get_type::<IllegalMove>())?;
+    m.add("BadRules", py.get_type::<BadRules>())?;
+    m.add("BadOption", py.get_type::<BadOption>())?;
+    m.add("BadRecord", py.get_type::<BadRecord>())?;
+    m.add("TablesError", py.get_type::<TablesError>())?;
+    Ok(())
 }
 
-/// The library's `anyhow` errors with their causes.
+/// An error of the library's engine crates (a position, a move, rules, a record), raised by
+/// its kind as [`lib_error`] does.
+pub(crate) fn value_error<E: std::error::Error + Send + Sync + 'static>(e: E) -> PyErr {
+    lib_error(hoyito::Error::new(e))
+}
+
+/// The library's errors with their causes (joined by `: `), raised by their kind.
 pub(crate) fn lib_error(e: hoyito::Error) -> PyErr {
-    PyValueError::new_err(format!("{e:#}"))
+    use hoyito::ErrorKind;
+    let message = format!("{e:#}");
+    match hoyito::error::kind(&e) {
+        ErrorKind::BadPosition => BadPosition::new_err(message),
+        ErrorKind::IllegalMove => IllegalMove::new_err(message),
+        ErrorKind::BadRules => BadRules::new_err(message),
+        ErrorKind::BadOption => BadOption::new_err(message),
+        ErrorKind::BadRecord => BadRecord::new_err(message),
+        ErrorKind::Tables => TablesError::new_err(message),
+        ErrorKind::Io => PyOSError::new_err(message),
+        _ => HoyitoError::new_err(message),
+    }
 }
 
 /// `FileNotFoundError` for a path the call needs and that is not there.

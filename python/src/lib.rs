@@ -1,6 +1,6 @@
 //! The Python package `hoyito`: a thin binding over the `hoyito` library. It converts types,
 //! releases the GIL during searches, turns Ctrl-C into the library's stop flag and the
-//! library's errors into `ValueError`; every rule, search and report is the library's.
+//! library's errors into `ValueError` subclasses by kind (`IllegalMove`, ...); every rule, search and report is the library's.
 //!
 //! Built by maturin as `hoyito._hoyito`; `python/hoyito/__init__.py` re-exports it. A file
 //! per concern: rules and positions (`rules`), games (`games`), the best move (`search`),
@@ -32,6 +32,7 @@ use tables::PyTables;
 #[pymodule]
 fn _hoyito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
     m.add_class::<PyRules>()?;
     m.add_class::<PyPosition>()?;
     m.add_class::<PyGame>()?;

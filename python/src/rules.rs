@@ -38,14 +38,18 @@ impl PyRules {
         last_four: &str,
         capture_side: &str,
     ) -> PyResult<Self> {
-        let rules = hoyito::Rules::new(
-            variant.parse().map_err(value_error)?,
-            holes.count("holes")?,
-            seeds.count("seeds")?,
-            last_four.parse().map_err(value_error)?,
-            capture_side.parse().map_err(value_error)?,
-        )
-        .map_err(value_error)?;
+        // The rules from words in the library's one place for it.
+        let mut b = hoyito::Rules::builder()
+            .holes(holes.count("holes")?)
+            .seeds(seeds.count("seeds")?);
+        for (key, value) in [
+            ("variant", variant),
+            ("last_four", last_four),
+            ("capture_side", capture_side),
+        ] {
+            b.set(key, value).map_err(value_error)?;
+        }
+        let rules = b.build().map_err(value_error)?;
         Ok(PyRules { rules })
     }
 
