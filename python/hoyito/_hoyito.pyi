@@ -24,12 +24,18 @@ __all__ = [
     "perft",
     "read_records",
     "random_playouts",
+    "BadOption",
+    "BadPosition",
+    "BadRecord",
+    "BadRules",
+    "HoyitoError",
+    "IllegalMove",
+    "TablesError",
 ]
 
 _Path = Union[str, "os.PathLike[str]"]
 _TablesArg = Union[_Path, "Tables"]
 
-@final
 class HoyitoError(ValueError):
     """An error of the hoyito library: its subclasses say which kind."""
 
@@ -40,6 +46,7 @@ class BadOption(HoyitoError): ...
 class BadRecord(HoyitoError): ...
 class TablesError(HoyitoError): ...
 
+@final
 class Rules:
     """The rules of a game: the variant and its options (data/RULES.md)."""
 

@@ -31,7 +31,7 @@ def test_a_bad_position_an_illegal_move_bad_rules_and_a_bad_record():
         hoyito.Position("1,2/3 S")
     game = hoyito.Game()
     with pytest.raises(hoyito.IllegalMove, match="out of range"):
-        game.play(9)
+        game.push(9)
     with pytest.raises(hoyito.BadRules, match="variant"):
         hoyito.Rules(variant="hoyito9")
     with pytest.raises(hoyito.BadRecord):
