@@ -10,13 +10,16 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).unwrap()
 }
 
+/// On three small boards (2x4 with 2 seeds a hole, used before, spent minutes of a debug
+/// build in its proofs of every move; the boards of 4 holes are proven in
+/// `every_small_start_is_proven_and_checked`).
 #[test]
 fn prove_equals_the_exact_search_and_writes_a_certificate() {
     let dir = tempfile::tempdir().unwrap();
     for (rules, holes, seeds) in [
         ("hoyito2", "3", "2"),
         ("hoyito3", "3", "3"),
-        ("hoyito2", "4", "2"),
+        ("hoyito2", "3", "4"),
     ] {
         let cert = dir.path().join(format!("{rules}-{holes}-{seeds}.cert"));
         let flags = ["--variant", rules, "--holes", holes, "--seeds", seeds];
@@ -80,9 +83,7 @@ fn prove_equals_the_exact_search_and_writes_a_certificate() {
             "{rules} {holes}x{seeds}: capture cap 1"
         );
         assert_eq!(p["proofs_given_up"], 0, "{rules} {holes}x{seeds}");
-        if (rules, holes) == ("hoyito2", "4") {
-            assert!(c["proofs_given_up"].as_u64().unwrap() > 0, "{c}");
-        }
+        assert!(c["proofs_given_up"].as_u64().unwrap() > 0, "{c}");
         // The largest proof graph is reported: some graph was explored, and a graph holds
         // the positions explored in it and at most 12 moves of each besides its root.
         let (largest, explored) = (
@@ -243,13 +244,16 @@ fn a_run_stops_cleanly_when_memory_runs_low() {
 }
 
 /// A cache of bounds too small for the proof forgets some and proves them again: the value
-/// and the moves stay those of the exact search, and the certificate still checks.
+/// and the moves stay those of the exact search, and the certificate still checks. The
+/// start of 2x3 with 7 seeds a hole holds about 34,000 bounds when nothing is forgotten, so
+/// a cache of 2 MB (about 16,000) forgets tens of thousands; the start of 2x5 with 2 seeds
+/// a hole, used before, holds 435,000, and its proof in 2 MB took most of this file's time.
 #[test]
 fn a_small_cache_forgets_bounds_and_proves_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let cert = dir.path().join("small-cache.cert");
     let c = cert.to_str().unwrap();
-    let flags = ["--holes", "5", "--seeds", "2"];
+    let flags = ["--holes", "3", "--seeds", "7"];
     let args = [
         "prove",
         "--cache-mb",
