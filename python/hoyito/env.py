@@ -492,7 +492,7 @@ class HoyitoVectorEnv(_VectorBase):  # type: ignore[misc]
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Steps every game with its action (hole - 1). Returns (observations, rewards,
         terminations, truncations, infos)."""
-        actions = np.asarray(actions, dtype=np.int64)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
         obs, rewards, terminated, truncated, to_move = self._core.step(actions)
         infos = self._infos(self._core.action_masks(), to_move)
         return obs, rewards, terminated, truncated, infos
