@@ -236,7 +236,10 @@ class HoyitoEnv(_EnvBase):  # type: ignore[misc]
     A capture gives the same player another move: ``current_player`` stays. With an opponent,
     ``step`` plays the agent's move and then the opponent's until the agent is to move again
     or the game is over. A random opponent seeded with ``seed`` plays as
-    ``hoyito.Opponent("random", seed=seed)``.
+    ``hoyito.Opponent("random", seed=seed)``. ``info`` holds the ``action_mask`` (int8), the
+    ``legal_actions``, the ``current_player``, the ``margin`` and the game's ``end``
+    ("last-four", "no-moves", "repetition", or None while it goes on); the position is
+    ``env.position``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "hoyito_v0", "render_fps": 4}
@@ -489,7 +492,7 @@ class HoyitoVectorEnv(_VectorBase):  # type: ignore[misc]
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Steps every game with its action (hole - 1). Returns (observations, rewards,
         terminations, truncations, infos)."""
-        actions = np.asarray(actions, dtype=np.int64)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
         obs, rewards, terminated, truncated, to_move = self._core.step(actions)
         infos = self._infos(self._core.action_masks(), to_move)
         return obs, rewards, terminated, truncated, infos

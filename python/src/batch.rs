@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::agents::{opponent_kind, KindArg};
-use crate::errors::{lib_error, seed_arg};
+use crate::errors::{lib_error, seed_arg, Int};
 use crate::games::{AnyGame, PyGame};
 use crate::rules::{make_pos, rules_or_default, Pos, PyPosition, PyRules};
 use crate::tables::{tables_path, TablesArg};
@@ -236,8 +236,8 @@ impl PyBatch {
     }
 
     /// Starts a new episode in game `env` alone.
-    fn reset_game(&mut self, env: usize) -> PyResult<()> {
-        self.check_env(env)?;
+    fn reset_game(&mut self, env: Int) -> PyResult<()> {
+        let env = self.env_index(env)?;
         with_batch!(&mut self.batch, b => b.reset_game(env));
         Ok(())
     }
@@ -302,41 +302,43 @@ impl PyBatch {
     /// One step of a single game (a batch of one): (observation, reward, terminated,
     /// truncated, info) as HoyitoEnv.step returns them. A step after the end raises
     /// ValueError (without autoreset).
-    fn step_one<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyTuple>> {
+    fn step_one<'py>(&mut self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyTuple>> {
+        let action = action.signed("action")?;
         with_batch!(&mut self.batch, b => b.step(&[action])).map_err(step_error)?;
         self.result(py, 0)
     }
 
     /// Plays `action` (hole - 1) in game `env` for the side to move, without the
     /// opponent's replies or the step's results (see finish()).
-    fn play(&mut self, env: usize, action: i64) -> PyResult<()> {
-        self.check_env(env)?;
+    fn play(&mut self, env: Int, action: Int) -> PyResult<()> {
+        let env = self.env_index(env)?;
+        let action = action.signed("action")?;
         with_batch!(&mut self.batch, b => b.play(env, action)).map_err(step_error)
     }
 
     /// Ends the step of game `env` played with play(): its reward, terminated and
     /// truncated. Returns (observation, reward, terminated, truncated, info).
-    fn finish<'py>(&mut self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyTuple>> {
-        self.check_env(env)?;
+    fn finish<'py>(&mut self, py: Python<'py>, env: Int) -> PyResult<Bound<'py, PyTuple>> {
+        let env = self.env_index(env)?;
         with_batch!(&mut self.batch, b => b.finish(env));
         self.result(py, env)
     }
 
     /// The observation of game `env` (int16, see observations()).
-    fn observation<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyArray1<i16>>> {
-        self.check_env(env)?;
+    fn observation<'py>(&self, py: Python<'py>, env: Int) -> PyResult<Bound<'py, PyArray1<i16>>> {
+        let env = self.env_index(env)?;
         Ok(self.observation_of(py, env))
     }
 
     /// The legal actions of game `env` as bits: bit a set when action a is legal.
-    fn legal_mask(&self, env: usize) -> PyResult<u16> {
-        self.check_env(env)?;
+    fn legal_mask(&self, env: Int) -> PyResult<u16> {
+        let env = self.env_index(env)?;
         Ok(with_batch!(&self.batch, b => b.mask(env)))
     }
 
     /// The current position of game `env`.
-    fn position(&self, env: usize) -> PyResult<PyPosition> {
-        self.check_env(env)?;
+    fn position(&self, env: Int) -> PyResult<PyPosition> {
+        let env = self.env_index(env)?;
         let pos = with_batch!(&self.batch, b => Pos::from(b.position(env)));
         Ok(PyPosition {
             rules: self.rules,
@@ -346,8 +348,8 @@ impl PyBatch {
 
     /// The episode of game `env` so far as a Game (a copy, replayed from the start; the
     /// moves are kept with record_moves=True).
-    fn game(&self, env: usize) -> PyResult<PyGame> {
-        self.check_env(env)?;
+    fn game(&self, env: Int) -> PyResult<PyGame> {
+        let env = self.env_index(env)?;
         let game = with_batch!(&self.batch, b => {
             let mut g = hoyito::Game::new(self.rules, *b.start());
             for &mv in b.moves(env) {
@@ -360,26 +362,26 @@ impl PyBatch {
 
     /// The agent's margin in game `env`: its captured seeds minus the opponent's since the
     /// start of the episode.
-    fn margin(&self, env: usize) -> PyResult<i32> {
-        self.check_env(env)?;
+    fn margin(&self, env: Int) -> PyResult<i32> {
+        let env = self.env_index(env)?;
         Ok(with_batch!(&self.batch, b => b.margin(env)))
     }
 
     /// The side to move in game `env`: 0 South, 1 North.
-    fn to_move(&self, env: usize) -> PyResult<usize> {
-        self.check_env(env)?;
+    fn to_move(&self, env: Int) -> PyResult<usize> {
+        let env = self.env_index(env)?;
         Ok(with_batch!(&self.batch, b => b.position(env).side_to_move().index()))
     }
 
     /// Whether the game `env` is over.
-    fn is_over(&self, env: usize) -> PyResult<bool> {
-        self.check_env(env)?;
+    fn is_over(&self, env: Int) -> PyResult<bool> {
+        let env = self.env_index(env)?;
         Ok(with_batch!(&self.batch, b => b.end(env).is_some()))
     }
 
     /// Plies played in the episode of game `env`.
-    fn plies(&self, env: usize) -> PyResult<u32> {
-        self.check_env(env)?;
+    fn plies(&self, env: Int) -> PyResult<u32> {
+        let env = self.env_index(env)?;
         Ok(with_batch!(&self.batch, b => b.plies(env)))
     }
 
@@ -396,8 +398,8 @@ impl PyBatch {
     /// What info holds for game `env`: the action mask, the legal actions, the side to
     /// move, the margin and the end ("last-four", "no-moves", "repetition" or None). (The
     /// position is position(env): its notation costs more than the rest of a step.)
-    fn info<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyDict>> {
-        self.check_env(env)?;
+    fn info<'py>(&self, py: Python<'py>, env: Int) -> PyResult<Bound<'py, PyDict>> {
+        let env = self.env_index(env)?;
         self.info_of(py, env)
     }
 
@@ -411,10 +413,12 @@ impl PyBatch {
 }
 
 impl PyBatch {
-    fn check_env(&self, env: usize) -> PyResult<()> {
+    /// The index of a game, checked.
+    fn env_index(&self, env: Int) -> PyResult<usize> {
         let n = self.num_envs();
+        let env: usize = env.count("env")?;
         if env < n {
-            Ok(())
+            Ok(env)
         } else {
             Err(PyValueError::new_err(format!(
                 "env {env} is out of range 0..{}",

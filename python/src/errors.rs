@@ -7,9 +7,10 @@
 use std::path::Path;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyOSError, PyOverflowError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
 
 create_exception!(
     hoyito,
@@ -102,57 +103,63 @@ pub(crate) fn need_path(path: &Path) -> PyResult<()> {
     }
 }
 
+/// The integer `value` holds (anything with `__index__`, numpy's integers too), `None`
+/// when it needs more than 64 bits; `TypeError` when it is no integer.
+fn index_of(value: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
+    match value.extract::<i64>() {
+        Ok(v) => Ok(Some(i128::from(v))),
+        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => {
+            Ok(value.extract::<u64>().ok().map(i128::from))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "expected an integer, not {}",
+            value.get_type().name()?
+        ))),
+    }
+}
+
 /// An integer argument `name` within `lo..=hi`: `ValueError` naming the argument when it is
-/// out of range, `TypeError` when it is no integer (rather than pyo3's `OverflowError` or
-/// conversion message).
-pub(crate) fn int_arg<T: TryFrom<i64>>(
+/// out of range, `TypeError` naming it when it is no integer (rather than pyo3's
+/// `OverflowError` or conversion message).
+pub(crate) fn int_arg<T: TryFrom<i128>>(
     name: &str,
     value: &Bound<'_, PyAny>,
     lo: i64,
     hi: i64,
 ) -> PyResult<T> {
-    if !value.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an integer, not {}",
-            value.get_type().name()?
-        )));
-    }
-    let out_of_range =
-        || PyValueError::new_err(format!("{name} must be {lo} to {hi}, not {value}"));
-    let v: i64 = value.extract().map_err(|_| out_of_range())?;
-    if !(lo..=hi).contains(&v) {
-        return Err(out_of_range());
-    }
-    T::try_from(v).map_err(|_| out_of_range())
+    let v = index_of(value).map_err(|e| named(name, e))?;
+    v.filter(|v| (i128::from(lo)..=i128::from(hi)).contains(v))
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| PyValueError::new_err(format!("{name} must be {lo} to {hi}, not {value}")))
 }
 
 /// A `seed` argument: any integer from 0 to 2**64 - 1.
 pub(crate) fn seed_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if !value.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "seed must be an integer, not {}",
-            value.get_type().name()?
-        )));
-    }
-    value
-        .extract::<u64>()
-        .map_err(|_| PyValueError::new_err(format!("seed must be 0 to 2**64 - 1, not {value}")))
+    index_of(value)
+        .map_err(|e| named("seed", e))?
+        .and_then(|v| u64::try_from(v).ok())
+        .ok_or_else(|| PyValueError::new_err(format!("seed must be 0 to 2**64 - 1, not {value}")))
+}
+
+/// `e` with the argument's name in front (as pyo3 words a `TypeError` of an argument).
+fn named(name: &str, e: PyErr) -> PyErr {
+    Python::attach(|py| PyTypeError::new_err(format!("{name}: {}", e.value(py))))
 }
 
 /// An integer argument as given (`None`: beyond 64 bits), checked where its name is known:
 /// a negative count or one too large raises `ValueError` naming the argument, rather than
 /// pyo3's `OverflowError`; anything but an integer raises `TypeError`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Int(Option<i64>);
+pub(crate) struct Int(Option<i128>);
 
 impl Int {
     /// The integer `v`, as a default.
     pub(crate) const fn of(v: i64) -> Self {
-        Int(Some(v))
+        Int(Some(v as i128))
     }
 
     /// A count or a limit: a non-negative integer that fits `T`.
-    pub(crate) fn count<T: TryFrom<i64>>(self, name: &str) -> PyResult<T> {
+    pub(crate) fn count<T: TryFrom<i128>>(self, name: &str) -> PyResult<T> {
         match self.0 {
             Some(v) if v >= 0 => T::try_from(v)
                 .map_err(|_| PyValueError::new_err(format!("{name} is too large: {v}"))),
@@ -166,10 +173,19 @@ impl Int {
     }
 
     /// A signed integer that fits `T`.
-    pub(crate) fn signed<T: TryFrom<i64>>(self, name: &str) -> PyResult<T> {
+    pub(crate) fn signed<T: TryFrom<i128>>(self, name: &str) -> PyResult<T> {
         self.0
             .and_then(|v| T::try_from(v).ok())
             .ok_or_else(|| PyValueError::new_err(format!("{name} is out of range")))
+    }
+}
+
+impl std::fmt::Display for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(v) => write!(f, "{v}"),
+            None => f.write_str("(beyond 64 bits)"),
+        }
     }
 }
 
@@ -177,17 +193,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(PyTypeError::new_err(format!(
-                "expected an integer, not {}",
-                obj.get_type().name()?
-            )));
-        }
-        Ok(Int(obj.extract::<i64>().ok()))
+        index_of(&obj).map(Int)
     }
 }
 
 /// An optional count (see [`Int::count`]).
-pub(crate) fn opt_count<T: TryFrom<i64>>(name: &str, v: Option<Int>) -> PyResult<Option<T>> {
+pub(crate) fn opt_count<T: TryFrom<i128>>(name: &str, v: Option<Int>) -> PyResult<Option<T>> {
     v.map(|v| v.count(name)).transpose()
 }

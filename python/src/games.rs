@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyTuple, PyType};
 
-use crate::errors::value_error;
+use crate::errors::{value_error, Int};
 use crate::rules::{ints, make_pos, rules_or_default, Pos, PyPosition, PyRules};
 
 /// A game of the size that fits its rules.
@@ -205,8 +205,9 @@ impl PyGame {
     /// Plays `hole` (1..H) for the side to move, then any automatic pass. An illegal move,
     /// or a move after the end, raises ValueError and changes nothing. Forgets the moves
     /// redo() could have played.
-    fn push(&mut self, hole: i64) -> PyResult<()> {
-        let h = u8::try_from(hole)
+    fn push(&mut self, hole: Int) -> PyResult<()> {
+        let h = hole
+            .signed::<u8>("hole")
             .map_err(|_| PyValueError::new_err(format!("hole {hole} is out of range")))?;
         with_game!(&mut self.game, g => g.play(Move(h)).map(|_| ()).map_err(value_error))
     }
@@ -214,7 +215,7 @@ impl PyGame {
     /// Plays `hole` in place, as push() does, and returns the legal moves that follow as an
     /// int (bit h - 1 for hole h; 0 once the game is over): one call a move for a loop that
     /// plays many games.
-    fn play_inplace(&mut self, hole: i64) -> PyResult<u16> {
+    fn play_inplace(&mut self, hole: Int) -> PyResult<u16> {
         self.push(hole)?;
         Ok(self.legal_mask())
     }

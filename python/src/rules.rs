@@ -332,8 +332,8 @@ impl PyPosition {
     }
 
     /// Whether `hole` is a legal move.
-    fn is_legal(&self, hole: i64) -> bool {
-        let Ok(h) = u8::try_from(hole) else {
+    fn is_legal(&self, hole: Int) -> bool {
+        let Ok(h) = hole.signed::<u8>("hole") else {
             return false;
         };
         with_pos!(&self.pos, p => p.play(&self.rules, Move(h)).is_ok())
@@ -342,8 +342,8 @@ impl PyPosition {
     /// The position after the side to move plays `hole` (1..H), and any automatic pass.
     /// A capture gives the mover another move (the side to move stays). An illegal move
     /// raises ValueError.
-    fn play(&self, hole: i64) -> PyResult<Self> {
-        let h = u8::try_from(hole).map_err(|_| {
+    fn play(&self, hole: Int) -> PyResult<Self> {
+        let h = hole.signed::<u8>("hole").map_err(|_| {
             PyValueError::new_err(format!(
                 "hole {hole} is out of range 1..={}",
                 self.rules.holes()

@@ -204,6 +204,16 @@ def test_bad_numbers_raise_value_error_naming_the_argument():
     ]:
         with pytest.raises(ValueError, match=name):
             call()
+    with pytest.raises(ValueError, match="hole"):
+        p.play(2**70)
+    with pytest.raises(ValueError, match="env"):
+        hoyito.Batch(2).position(-1)
+    with pytest.raises(TypeError):
+        hoyito.Rules(holes=6.0)  # type: ignore[arg-type]
+    # numpy's integers are integers.
+    assert p.play(np.int64(1)) == p.play(1)
+    assert len(hoyito.random_playouts(np.int32(3), seed=np.uint64(2**64 - 1))) == 3
+    assert hoyito.Batch(np.int64(2)).num_envs == 2
     assert hoyito.Rules.__text_signature__ == (
         "(variant='hoyito2', holes=6, seeds=4, last_four='capturer', capture_side='any')"
     )
