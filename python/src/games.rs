@@ -260,8 +260,8 @@ impl PyGame {
     }
 
     /// The game's record in the format of data/RECORDS.md (str(game) gives it too).
-    fn record(&self) -> String {
-        self.record_of().to_string()
+    fn record(&self) -> PyResult<String> {
+        self.record_of().to_text().map_err(value_error)
     }
 
     /// A copy of the game.
@@ -280,10 +280,10 @@ impl PyGame {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let from_record = py.get_type::<PyGame>().getattr("from_record")?;
-        Ok((from_record, (self.record(),).into_pyobject(py)?))
+        Ok((from_record, (self.record()?,).into_pyobject(py)?))
     }
 
-    fn __str__(&self) -> String {
+    fn __str__(&self) -> PyResult<String> {
         self.record()
     }
 

@@ -663,7 +663,7 @@ fn record_text_sized<const W: usize>(spec: &GameSpec, south: &str, north: &str) 
         }
         records.push(r);
     }
-    Ok(hoyito_rules::write_records(&records))
+    Ok(hoyito_rules::try_write_records(&records)?)
 }
 
 /// A game read from a record, as a spec, with its players.

@@ -159,7 +159,7 @@ fn kind_of(c: &(dyn std::error::Error + 'static)) -> Option<ErrorKind> {
     if c.is::<RulesError>() {
         return Some(ErrorKind::BadRules);
     }
-    if c.is::<RecordError>() {
+    if c.is::<RecordError>() || c.is::<hoyito_rules::RecordWriteError>() {
         return Some(ErrorKind::BadRecord);
     }
     if let Some(e) = c.downcast_ref::<hoyito_rules::Error>() {

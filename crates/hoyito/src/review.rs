@@ -306,7 +306,7 @@ fn review_sized<const W: usize>(
                     text: format!("class={} lost={}", r.class, r.lost),
                 });
             }
-            std::fs::write(path, hoyito_rules::write_records(&[out]))
+            std::fs::write(path, hoyito_rules::try_write_records(&[out])?)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             Some(path.display().to_string())
         }

@@ -175,6 +175,23 @@ async fn records_are_written_and_read() {
     let (status, v) = post(&app, "/api/record/read", json!({ "text": "S1 N9 *" })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("line 1"), "{v}");
+    assert_eq!(v["error"]["kind"], "bad_record");
+    // Any name reads back as written: a newline, quotes, a backslash, brackets.
+    let (south, north) = ("Ana \"la\" Grande\nde Baní", "Luis \\ [N] ]\r");
+    let (status, v) = post(
+        &app,
+        "/api/record/write",
+        json!({ "game": game, "south": south, "north": north }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let text = v["text"].as_str().unwrap();
+    let (status, v) = post(&app, "/api/record/read", json!({ "text": text })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v[0]["south"].as_str(), v[0]["north"].as_str()),
+        (Some(south), Some(north))
+    );
 }
 
 #[tokio::test]

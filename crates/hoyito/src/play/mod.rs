@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context as _, Result};
-use hoyito_rules::{write_records, Diagram, Game, LastFour, Note, Record, Rules, Variant, Winner};
+use hoyito_rules::{
+    try_write_records, write_records, Diagram, Game, LastFour, Note, Record, Rules, Variant, Winner,
+};
 use serde::Serialize;
 
 use crate::draw::side_name;
@@ -662,7 +664,7 @@ fn play_rounds<const W: usize>(
 }
 
 fn write_all(path: &Path, records: &[Record]) -> Result<()> {
-    std::fs::write(path, write_records(records))
+    std::fs::write(path, try_write_records(records)?)
         .with_context(|| format!("cannot write the record {}", path.display()))
 }
 
@@ -691,6 +693,8 @@ fn one_game<const W: usize>(
     let pending = move |r: &Record| {
         let mut all = before.to_vec();
         all.push(r.clone());
+        // The game so far, kept for Ctrl-C: a session's own records always read back (the
+        // final write checks it).
         set_pending(&path, write_records(&all));
     };
     Session::new(
