@@ -85,8 +85,8 @@ fn main() {
             answers.push(((value, c.note.exact), t.elapsed().as_secs_f64()));
         }
         let t = Instant::now();
-        let out =
-            hoyito::protocol::run_script(&format!("position pos {text}\ngo\n")).expect("protocol");
+        let out = hoyito::protocol::run_script_in_turn(&format!("position pos {text}\ngo\n"))
+            .expect("protocol");
         answers.push((protocol_score(&out), t.elapsed().as_secs_f64()));
         let spec: GameSpec =
             serde_json::from_value(serde_json::json!({ "start": text })).expect("a spec");

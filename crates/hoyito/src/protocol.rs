@@ -110,6 +110,78 @@ pub fn run_script(script: &str) -> Result<String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// The engine's whole answer to a script of commands sent as a GUI sends them: each command
+/// after a `go` waits for that search's `bestmove` (or an error line: a `go` refused); with
+/// [`run_script`], the end of the script stops a search still running.
+pub fn run_script_in_turn(script: &str) -> Result<String> {
+    /// The engine's output, and the `bestmove` lines seen so far.
+    #[derive(Default)]
+    struct Seen {
+        bytes: Vec<u8>,
+        answers: usize,
+    }
+    #[derive(Clone, Default)]
+    struct Shared(Arc<(Mutex<Seen>, Condvar)>);
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let (seen, told) = &*self.0;
+            let mut s = seen.lock().unwrap_or_else(|e| e.into_inner());
+            s.bytes.extend_from_slice(buf);
+            s.answers = String::from_utf8_lossy(&s.bytes)
+                .lines()
+                .filter(|l| l.starts_with("bestmove") || l.starts_with("info string error"))
+                .count();
+            told.notify_all();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    /// The script a line at a time, each line after a `go` once its answer is out.
+    struct InTurn<'a> {
+        lines: std::str::Lines<'a>,
+        out: Shared,
+        /// `go` commands sent so far.
+        goes: usize,
+        pending: Vec<u8>,
+    }
+    impl std::io::Read for InTurn<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.pending.is_empty() {
+                let (seen, told) = &*self.out.0;
+                let mut s = seen.lock().unwrap_or_else(|e| e.into_inner());
+                while s.answers < self.goes {
+                    s = told.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
+                drop(s);
+                let Some(line) = self.lines.next() else {
+                    return Ok(0);
+                };
+                if line.split_whitespace().next() == Some("go") {
+                    self.goes += 1;
+                }
+                self.pending = format!("{line}\n").into_bytes();
+            }
+            let n = buf.len().min(self.pending.len());
+            buf[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            Ok(n)
+        }
+    }
+    let out = Shared::default();
+    let turns = InTurn {
+        lines: script.lines(),
+        out: out.clone(),
+        goes: 0,
+        pending: Vec::new(),
+    };
+    serve(&mut std::io::BufReader::new(turns), out.clone())?;
+    let (seen, _) = &*out.0;
+    let bytes = std::mem::take(&mut seen.lock().unwrap_or_else(|e| e.into_inner()).bytes);
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// Serves the protocol on `input`, answering on `output`, until `quit` or the end of the
 /// input, which stops a search still running. `solve engine` serves standard input; the
 /// fuzz target `engine_protocol` serves its bytes.

@@ -132,7 +132,7 @@ fn doors<const W: usize>(rules: &Rules, d: &Diagram, text: &str, settled: bool) 
         "setoption name Holes value {}\nposition pos {text}\ngo\n",
         rules.holes()
     );
-    let out = hoyito::protocol::run_script(&script).unwrap();
+    let out = hoyito::protocol::run_script_in_turn(&script).unwrap();
     let (value_told, exact_told) = last_score(&out);
     let best = out
         .lines()
