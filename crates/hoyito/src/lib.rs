@@ -64,6 +64,7 @@ pub mod records;
 pub mod review;
 pub mod setup;
 pub mod strategy;
+mod streamed;
 
 pub use hoyito_rules::{
     parse_move, CaptureSide, Child, Diagram, End, Game, LastFour, Move, MoveList, Position,
