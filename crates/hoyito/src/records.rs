@@ -165,7 +165,10 @@ impl fmt::Display for ReplayReport {
 pub fn replay(record: &Record, game: usize, ply: Option<usize>) -> Result<ReplayReport> {
     if let Some(n) = ply {
         if n > record.plies.len() {
-            bail!("--ply {n}: game {} has {} plies", game, record.plies.len());
+            return Err(crate::error::bad_option(
+                "ply",
+                format!("{n}: game {game} has {} plies", record.plies.len()),
+            ));
         }
     }
     dispatch!(record.rules, replay_sized(record, game, ply))

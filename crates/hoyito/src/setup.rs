@@ -174,7 +174,10 @@ pub fn check_cache(cache_mb: Option<u64>) -> Result<()> {
     }
     match (cache_mb, total_mib()) {
         (Some(mib), Some(total)) if mib > total => {
-            bail!("--cache-mb {mib} is more than the machine's memory ({total} MiB)")
+            Err(crate::error::bad_option(
+                "cache_mb",
+                format!("{mib} is more than the machine's memory ({total} MiB)"),
+            ))
         }
         _ => Ok(()),
     }
@@ -185,7 +188,10 @@ pub fn check_cache(cache_mb: Option<u64>) -> Result<()> {
 pub fn check_reserve(reserve_mb: Option<u64>) -> Result<()> {
     match (reserve_mb, total_mib()) {
         (Some(mib), Some(total)) if mib >= total => {
-            bail!("--memory-reserve {mib} is not less than the machine's memory ({total} MiB)")
+            Err(crate::error::bad_option(
+                "memory_reserve",
+                format!("{mib} is not less than the machine's memory ({total} MiB)"),
+            ))
         }
         _ => Ok(()),
     }
@@ -263,11 +269,14 @@ pub fn read_record_file(path: &Path) -> Result<Vec<Record>> {
 pub fn record_game(path: &Path, k: usize) -> Result<Record> {
     let mut games = read_record_file(path)?;
     if k == 0 || k > games.len() {
-        bail!(
-            "--game {k}: {} holds {} game(s), numbered from 1",
-            path.display(),
-            games.len()
-        );
+        return Err(crate::error::bad_option(
+            "game",
+            format!(
+                "{k}: {} holds {} game(s), numbered from 1",
+                path.display(),
+                games.len()
+            ),
+        ));
     }
     Ok(games.swap_remove(k - 1))
 }

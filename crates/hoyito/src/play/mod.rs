@@ -391,15 +391,17 @@ fn record_path(a: &PlayOptions, stamp: &str) -> Result<PathBuf> {
         let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
         if let Some(dir) = parent {
             if !dir.is_dir() {
-                bail!(
-                    "--record {}: the folder {} does not exist",
-                    p.display(),
-                    dir.display()
-                );
+                return Err(crate::error::bad_option(
+                    "record",
+                    format!("{}: the folder {} does not exist", p.display(), dir.display()),
+                ));
             }
         }
         if p.is_dir() {
-            bail!("--record {} is a folder: give a file name", p.display());
+            return Err(crate::error::bad_option(
+                "record",
+                format!("{} is a folder: give a file name", p.display()),
+            ));
         }
         return Ok(p.clone());
     }
@@ -483,10 +485,16 @@ pub fn play(
     }
     if let Some(dir) = &a.tables {
         if rules.holes() != 6 {
-            bail!("--tables: the endgame tables are for 2x6 boards");
+            return Err(crate::error::bad_option(
+                "tables",
+                "cannot be used: the endgame tables are for 2x6 boards",
+            ));
         }
         if !dir.is_dir() {
-            bail!("--tables {}: no such folder", dir.display());
+            return Err(crate::error::bad_option(
+                "tables",
+                format!("{}: no such folder", dir.display()),
+            ));
         }
     }
     let (date, stamp) = now();
@@ -514,9 +522,15 @@ fn side_strength(
 ) -> Result<Option<Strength>> {
     Ok(match (level, depth, time_ms) {
         (Some(l), ..) => Some(Strength::Level(l)),
-        (_, Some(0), _) => bail!("--{name}-depth must be at least 1"),
+        (_, Some(0), _) => {
+            let field = if name == "south" { "south_depth" } else { "north_depth" };
+            return Err(crate::error::bad_option(field, "must be at least 1"));
+        }
         (_, Some(d), _) => Some(Strength::Depth(d)),
-        (.., Some(0)) => bail!("--{name}-time-ms must be at least 1"),
+        (.., Some(0)) => {
+            let field = if name == "south" { "south_time_ms" } else { "north_time_ms" };
+            return Err(crate::error::bad_option(field, "must be at least 1"));
+        }
         (.., Some(t)) => Some(Strength::TimeMs(t)),
         (None, None, None) => None,
     })
