@@ -192,7 +192,12 @@ pub fn check_tables(
     let mut layers = Vec::new();
     let mut trusted = Vec::new();
     let tops = match which {
-        Layers::One(n) if n <= 4 => return Err(crate::error::bad_option("layer", format!("{n}: layers hold more than 4 seeds"))),
+        Layers::One(n) if n <= 4 => {
+            return Err(crate::error::bad_option(
+                "layer",
+                format!("{n}: layers hold more than 4 seeds"),
+            ))
+        }
         Layers::One(n) => {
             layers.push(hoyito_check::verify_layer_resuming(
                 dir, &rules, n, progress, resume,
@@ -200,7 +205,12 @@ pub fn check_tables(
             trusted = (5..n).filter(|m| m % 4 == n % 4).collect();
             Vec::new()
         }
-        Layers::UpTo(n) if n <= 4 => return Err(crate::error::bad_option("max_seeds", format!("{n}: layers hold more than 4 seeds"))),
+        Layers::UpTo(n) if n <= 4 => {
+            return Err(crate::error::bad_option(
+                "max_seeds",
+                format!("{n}: layers hold more than 4 seeds"),
+            ))
+        }
         Layers::UpTo(n) => vec![n],
         Layers::All => {
             let folder = dir.join(hoyito_check::tables::folder_name(&rules));

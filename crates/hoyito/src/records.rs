@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use hoyito_rules::{Game, Position, Record};
 use serde::Serialize;
 

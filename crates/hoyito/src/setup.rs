@@ -173,12 +173,10 @@ pub fn check_cache(cache_mb: Option<u64>) -> Result<()> {
         return Err(crate::error::bad_option("cache_mb", "must be at least 1"));
     }
     match (cache_mb, total_mib()) {
-        (Some(mib), Some(total)) if mib > total => {
-            Err(crate::error::bad_option(
-                "cache_mb",
-                format!("{mib} is more than the machine's memory ({total} MiB)"),
-            ))
-        }
+        (Some(mib), Some(total)) if mib > total => Err(crate::error::bad_option(
+            "cache_mb",
+            format!("{mib} is more than the machine's memory ({total} MiB)"),
+        )),
         _ => Ok(()),
     }
 }
@@ -187,12 +185,10 @@ pub fn check_cache(cache_mb: Option<u64>) -> Result<()> {
 /// before it began.
 pub fn check_reserve(reserve_mb: Option<u64>) -> Result<()> {
     match (reserve_mb, total_mib()) {
-        (Some(mib), Some(total)) if mib >= total => {
-            Err(crate::error::bad_option(
-                "memory_reserve",
-                format!("{mib} is not less than the machine's memory ({total} MiB)"),
-            ))
-        }
+        (Some(mib), Some(total)) if mib >= total => Err(crate::error::bad_option(
+            "memory_reserve",
+            format!("{mib} is not less than the machine's memory ({total} MiB)"),
+        )),
         _ => Ok(()),
     }
 }

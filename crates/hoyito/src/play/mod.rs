@@ -393,7 +393,11 @@ fn record_path(a: &PlayOptions, stamp: &str) -> Result<PathBuf> {
             if !dir.is_dir() {
                 return Err(crate::error::bad_option(
                     "record",
-                    format!("{}: the folder {} does not exist", p.display(), dir.display()),
+                    format!(
+                        "{}: the folder {} does not exist",
+                        p.display(),
+                        dir.display()
+                    ),
                 ));
             }
         }
@@ -523,12 +527,20 @@ fn side_strength(
     Ok(match (level, depth, time_ms) {
         (Some(l), ..) => Some(Strength::Level(l)),
         (_, Some(0), _) => {
-            let field = if name == "south" { "south_depth" } else { "north_depth" };
+            let field = if name == "south" {
+                "south_depth"
+            } else {
+                "north_depth"
+            };
             return Err(crate::error::bad_option(field, "must be at least 1"));
         }
         (_, Some(d), _) => Some(Strength::Depth(d)),
         (.., Some(0)) => {
-            let field = if name == "south" { "south_time_ms" } else { "north_time_ms" };
+            let field = if name == "south" {
+                "south_time_ms"
+            } else {
+                "north_time_ms"
+            };
             return Err(crate::error::bad_option(field, "must be at least 1"));
         }
         (.., Some(t)) => Some(Strength::TimeMs(t)),

@@ -72,17 +72,43 @@ struct Claims {
 /// The claims of the certificates of one set of rules, by position (rows, then the side).
 type Table = HashMap<Vec<u8>, Claims>;
 
-/// The claims of every compiled certificate, by the rules line of its header.
-fn all() -> &'static HashMap<String, Table> {
-    static ALL: OnceLock<HashMap<String, Table>> = OnceLock::new();
+/// The compiled certificates of one set of rules: their entries, read into a table of
+/// claims at the first look-up under those rules.
+struct Certificates {
+    /// Each certificate's holes a row and entry bytes.
+    parts: Vec<(usize, &'static [u8])>,
+    table: OnceLock<Table>,
+}
+
+impl Certificates {
+    fn table(&self) -> &Table {
+        self.table.get_or_init(|| {
+            let mut table = Table::new();
+            for &(holes, entries) in &self.parts {
+                let _ = add(&mut table, holes, entries);
+            }
+            table
+        })
+    }
+}
+
+/// Every compiled certificate, by the rules line of its header (only the headers are read
+/// here: a look-up under rules no certificate is for costs nothing more).
+fn all() -> &'static HashMap<String, Certificates> {
+    static ALL: OnceLock<HashMap<String, Certificates>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let mut all: HashMap<String, Table> = HashMap::new();
+        let mut all: HashMap<String, Certificates> = HashMap::new();
         for (_, bytes) in embedded::CERTIFICATES {
             // The certificates are the repository's, checked by its tests: one that does not
             // read is a build of a damaged checkout, and is left out rather than trusted.
             if let Some((rules, holes, entries)) = split(bytes) {
-                let table = all.entry(rules.to_string()).or_default();
-                let _ = add(table, holes, entries);
+                all.entry(rules.to_string())
+                    .or_insert_with(|| Certificates {
+                        parts: Vec::new(),
+                        table: OnceLock::new(),
+                    })
+                    .parts
+                    .push((holes, entries));
             }
         }
         all
@@ -140,7 +166,9 @@ fn add(table: &mut Table, holes: usize, entries: &[u8]) -> Result<(), String> {
 /// Reads the compiled certificates now (once per process; a few tens of milliseconds),
 /// rather than at the first lookup.
 pub fn warm() {
-    all();
+    for certificates in all().values() {
+        certificates.table();
+    }
 }
 
 /// The key of `p`: its rows, then its side to move (as a certificate entry starts).
@@ -155,7 +183,7 @@ fn key<const W: usize>(p: &Position<W>) -> Vec<u8> {
 
 /// What the compiled certificates prove about `p` under `rules`, if any covers it.
 pub fn lookup<const W: usize>(rules: &Rules, p: &Position<W>) -> Option<Known> {
-    let c = all().get(&rules_line(rules))?.get(&key(p))?;
+    let c = all().get(&rules_line(rules))?.table().get(&key(p))?;
     let own = match p.side_to_move() {
         Side::South => c.ge,
         Side::North => c.le,
