@@ -271,15 +271,7 @@ pub fn say_cache_build(
     tables: Option<&std::path::Path>,
     proof: bool,
 ) {
-    let seeds: usize = match d {
-        Some(d) => d
-            .south
-            .iter()
-            .chain(&d.north)
-            .map(|&s| usize::from(s))
-            .sum(),
-        None => rules.total_seeds(),
-    };
+    let seeds = d.map_or(rules.total_seeds(), hoyito::Diagram::seeds_on_board);
     let top = if proof {
         hoyito::cache::proof_layers(seeds)
     } else {

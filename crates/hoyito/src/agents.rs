@@ -217,7 +217,7 @@ impl<const W: usize> Opponent<W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use hoyito_rules::{CaptureSide, End, Game, LastFour, Position6, Variant};
 
@@ -241,7 +241,7 @@ mod tests {
     fn random_games_end_where_a_game_of_their_moves_ends() {
         // Games that ended by repetition, and by a capture or no moves.
         let mut ends = [0; 2];
-        for rules in hoyito_testkit_rules() {
+        for rules in sample_rules() {
             let start = Position6::start(&rules).unwrap();
             for seed in 0..150 {
                 let mut moves = Vec::new();
@@ -266,8 +266,9 @@ mod tests {
         assert!(ends.iter().all(|&n| n > 0), "{ends:?}");
     }
 
-    /// Both variants, both capture sides, small and standard boards.
-    fn hoyito_testkit_rules() -> Vec<Rules> {
+    /// Both variants, both capture sides, small and standard boards (the batch's tests use
+    /// them too).
+    pub(crate) fn sample_rules() -> Vec<Rules> {
         let mut out = Vec::new();
         for variant in [Variant::Hoyito2, Variant::Hoyito3] {
             for side in [CaptureSide::Any, CaptureSide::Opponent] {

@@ -820,15 +820,7 @@ pub fn cache_build_ahead(
     if proven {
         return None;
     }
-    let seeds = match d {
-        Some(d) => d
-            .south
-            .iter()
-            .chain(&d.north)
-            .map(|&s| usize::from(s))
-            .sum(),
-        None => rules.total_seeds(),
-    };
+    let seeds = d.map_or(rules.total_seeds(), Diagram::seeds_on_board);
     crate::cache::pending(rules, seeds, a.tables.as_deref())
 }
 

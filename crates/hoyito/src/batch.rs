@@ -795,8 +795,9 @@ pub fn observe<const W: usize>(p: &Position<W>, side: Side, out: &mut [i16]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::tests::sample_rules;
     use crate::setup::Rng;
-    use hoyito_rules::{CaptureSide, End, Game, LastFour, Position6, Variant};
+    use hoyito_rules::{End, Game, Position6};
 
     /// Random legal actions for every game (any action where an episode just ended).
     fn random_actions<const W: usize>(batch: &Batch<W>, rng: &mut Rng) -> Vec<i64> {
@@ -812,21 +813,9 @@ mod tests {
             .collect()
     }
 
-    fn all_rules() -> Vec<Rules> {
-        let mut out = Vec::new();
-        for variant in [Variant::Hoyito2, Variant::Hoyito3] {
-            for side in [CaptureSide::Any, CaptureSide::Opponent] {
-                for (holes, seeds) in [(6, 4), (3, 2), (4, 3)] {
-                    out.push(Rules::new(variant, holes, seeds, LastFour::Capturer, side).unwrap());
-                }
-            }
-        }
-        out
-    }
-
     #[test]
     fn seeds_are_conserved_and_masks_are_the_legal_moves() {
-        for rules in all_rules() {
+        for rules in sample_rules() {
             let start = Position6::start(&rules).unwrap();
             let options = BatchOptions {
                 opponent: Some(OpponentKind::Random),
@@ -888,7 +877,7 @@ mod tests {
     fn games_equal_games_of_the_same_moves() {
         // Both sides played by the caller, moves recorded: every episode is the game of its
         // moves, ends where that game ends, and its rewards add up to its final margin.
-        for rules in all_rules() {
+        for rules in sample_rules() {
             let start = Position6::start(&rules).unwrap();
             let options = BatchOptions {
                 record_moves: true,

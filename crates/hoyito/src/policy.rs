@@ -490,17 +490,14 @@ fn run<const W: usize>(
     stop: &AtomicBool,
     on_iteration: &(dyn Fn(&SearchResult) + Sync),
 ) -> SearchResult {
-    relayed(Some(stop), |own| {
+    relayed(stop, |own| {
         searcher.search_controlled(p, limits, own, on_iteration)
     })
 }
 
-/// Runs `f` with a stop flag of its own that the front's flag (if any) raises.
-pub(crate) fn relayed<T>(front: Option<&AtomicBool>, f: impl FnOnce(&AtomicBool) -> T) -> T {
+/// Runs `f` with a stop flag of its own that the front's flag raises.
+fn relayed<T>(front: &AtomicBool, f: impl FnOnce(&AtomicBool) -> T) -> T {
     let stop = AtomicBool::new(false);
-    let Some(front) = front else {
-        return f(&stop);
-    };
     if front.load(Ordering::Relaxed) {
         stop.store(true, Ordering::Relaxed);
         return f(&stop);
@@ -661,6 +658,16 @@ mod tests {
     use hoyito_rules::Position6;
     use hoyito_search::Config;
 
+    /// A searcher on one thread with a small table.
+    fn small_searcher<const W: usize>(rules: Rules) -> Searcher<W> {
+        let config = Config {
+            threads: 1,
+            hash_mb: 4,
+            ..Config::default()
+        };
+        Searcher::new(rules, config)
+    }
+
     fn result(best: u8, score: i32, exact: bool, bounds: (i32, i32)) -> SearchResult {
         SearchResult {
             best: Some(Move(best)),
@@ -728,14 +735,7 @@ mod tests {
     fn the_book_answers_first_and_a_limited_search_skips_it() {
         let rules = Rules::default();
         let start = Position6::start(&rules).unwrap();
-        let searcher = Searcher::<2>::new(
-            rules,
-            Config {
-                threads: 1,
-                hash_mb: 4,
-                ..Config::default()
-            },
-        );
+        let searcher = small_searcher::<2>(rules);
         let never = AtomicBool::new(false);
         let d = decide(&searcher, &start, &Ask::best(), &never, &|_| {});
         assert_eq!(d.source, Source::Book);
@@ -758,14 +758,7 @@ mod tests {
         )
         .unwrap();
         let start = Position::<4>::start(&rules).unwrap();
-        let searcher = Searcher::<4>::new(
-            rules,
-            Config {
-                threads: 1,
-                hash_mb: 4,
-                ..Config::default()
-            },
-        );
+        let searcher = small_searcher::<4>(rules);
         let never = AtomicBool::new(false);
         let d = decide(&searcher, &start, &Ask::perfect(300), &never, &|_| {});
         let r = &d.result;

@@ -114,11 +114,13 @@ pub fn run_script(script: &str) -> Result<String> {
 /// after a `go` waits for that search's `bestmove` (or an error line: a `go` refused); with
 /// [`run_script`], the end of the script stops a search still running.
 pub fn run_script_in_turn(script: &str) -> Result<String> {
-    /// The engine's output, and the `bestmove` lines seen so far.
+    /// The engine's output, the `bestmove` (or error) lines seen so far, and how far the
+    /// output has been looked through for them.
     #[derive(Default)]
     struct Seen {
         bytes: Vec<u8>,
         answers: usize,
+        scanned: usize,
     }
     #[derive(Clone, Default)]
     struct Shared(Arc<(Mutex<Seen>, Condvar)>);
@@ -127,10 +129,14 @@ pub fn run_script_in_turn(script: &str) -> Result<String> {
             let (seen, told) = &*self.0;
             let mut s = seen.lock().unwrap_or_else(|e| e.into_inner());
             s.bytes.extend_from_slice(buf);
-            s.answers = String::from_utf8_lossy(&s.bytes)
-                .lines()
-                .filter(|l| l.starts_with("bestmove") || l.starts_with("info string error"))
-                .count();
+            // The lines completed by this write.
+            while let Some(end) = s.bytes[s.scanned..].iter().position(|&b| b == b'\n') {
+                let line = &s.bytes[s.scanned..s.scanned + end];
+                if line.starts_with(b"bestmove") || line.starts_with(b"info string error") {
+                    s.answers += 1;
+                }
+                s.scanned += end + 1;
+            }
             told.notify_all();
             Ok(buf.len())
         }

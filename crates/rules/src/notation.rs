@@ -27,6 +27,15 @@ impl Diagram {
     pub fn holes(&self) -> usize {
         self.south.len()
     }
+
+    /// Seeds on the board, both rows.
+    pub fn seeds_on_board(&self) -> usize {
+        self.south
+            .iter()
+            .chain(&self.north)
+            .map(|&s| usize::from(s))
+            .sum()
+    }
 }
 
 fn err(kind: ParseErrorKind, byte: usize, text: &str) -> ParseError {
