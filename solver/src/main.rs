@@ -54,13 +54,13 @@ fn main() -> ExitCode {
 }
 
 /// An error in the command's terms: `{:#}` prints the chain of causes, each once, joined by
-/// ": "; a bad option is named by its flag (the library's field `time_ms` is `--time-ms`).
+/// ": "; the options a bad-option error names are named by their flags (the library's field
+/// `time_ms` is `--time-ms`).
 fn worded(e: &hoyito::Error) -> String {
     let text = format!("{e:#}");
-    match hoyito::error::field(e) {
-        Some(field) => flag_named(&text, field),
-        None => text,
-    }
+    hoyito::error::fields(e)
+        .into_iter()
+        .fold(text, |text, field| flag_named(&text, field))
 }
 
 /// `text` with the first mention of the library's option `field` (a whole word) written as
@@ -97,5 +97,7 @@ mod tests {
         );
         let other = anyhow::anyhow!("depth is fine");
         assert_eq!(worded(&other), "depth is fine");
+        let both = hoyito::error::Problem::options("match", &["last_four"], "needs last_four");
+        assert_eq!(worded(&both.into()), "--match needs --last-four");
     }
 }

@@ -78,6 +78,8 @@ impl fmt::Display for ErrorKind {
 pub struct Problem {
     kind: ErrorKind,
     field: Option<&'static str>,
+    /// Other options the message names (a combination of options that does not hold).
+    others: &'static [&'static str],
     message: String,
 }
 
@@ -87,6 +89,7 @@ impl Problem {
         Problem {
             kind,
             field: None,
+            others: &[],
             message: message.into(),
         }
     }
@@ -97,7 +100,32 @@ impl Problem {
         Problem {
             kind: ErrorKind::BadOption,
             field: Some(field),
+            others: &[],
             message: format!("{field} {problem}"),
+        }
+    }
+
+    /// [`Problem::option`] whose `problem` also names the options `others` (by their
+    /// fields), which a front words as it words `field`.
+    pub fn options(
+        field: &'static str,
+        others: &'static [&'static str],
+        problem: impl fmt::Display,
+    ) -> Self {
+        Problem {
+            others,
+            ..Problem::option(field, problem)
+        }
+    }
+
+    /// A combination of options that does not hold: `message` names the options `fields`
+    /// (the one at fault first) by their field names, which a front words as its own.
+    pub fn combination(fields: &'static [&'static str], message: impl Into<String>) -> Self {
+        Problem {
+            kind: ErrorKind::BadOption,
+            field: fields.first().copied(),
+            others: fields.get(1..).unwrap_or_default(),
+            message: message.into(),
         }
     }
 
@@ -109,6 +137,14 @@ impl Problem {
     /// The option it names, if any.
     pub fn field(&self) -> Option<&'static str> {
         self.field
+    }
+
+    /// Every option its message names: [`Problem::field`] first, then the others.
+    pub fn fields(&self) -> Vec<&'static str> {
+        self.field
+            .into_iter()
+            .chain(self.others.iter().copied())
+            .collect()
     }
 
     /// Its message.
@@ -135,6 +171,14 @@ pub fn bad_option(field: &'static str, problem: impl fmt::Display) -> crate::Err
 /// [`ErrorKind::Other`].
 pub fn kind(e: &crate::Error) -> ErrorKind {
     e.chain().find_map(kind_of).unwrap_or(ErrorKind::Other)
+}
+
+/// Every option `e` names, the one at fault first (none: not a bad option).
+pub fn fields(e: &crate::Error) -> Vec<&'static str> {
+    e.chain()
+        .find_map(|c| c.downcast_ref::<Problem>())
+        .map(Problem::fields)
+        .unwrap_or_default()
 }
 
 /// The option `e` names, if it is a bad option.

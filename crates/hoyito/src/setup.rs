@@ -158,12 +158,22 @@ pub fn check_hash(hash_mb: usize, tables: usize) -> Result<()> {
             format!("must be between 1 and {MAX_HASH_MB}"),
         ));
     }
-    let what = if tables == 1 {
-        format!("--hash-mb {hash_mb}")
+    let at_once = if tables == 1 {
+        String::new()
     } else {
-        format!("--hash-mb {hash_mb} ({tables} tables at once)")
+        format!(" ({tables} tables at once)")
     };
-    check_memory(&what, (hash_mb as u64).saturating_mul(tables as u64))
+    let need = (hash_mb as u64).saturating_mul(tables as u64);
+    match available_mib() {
+        Some(free) if need > free => Err(crate::error::bad_option(
+            "hash_mb",
+            format!(
+                "{hash_mb}{at_once} needs {need} MiB of memory, but the machine has {free} MiB \
+                 available"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Checks `prove --cache-mb`: at least 1, and within the machine's memory (the cache takes

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use hoyito_rules::{
     try_write_records, write_records, Diagram, Game, LastFour, Note, Record, Rules, Variant, Winner,
 };
@@ -464,7 +464,16 @@ pub fn play(
     ];
     for (name, player, own) in sides {
         if own.is_some() && player != PlayerKind::Engine {
-            bail!("--{name}-level, --{name}-depth and --{name}-time-ms set the strength of an engine: add --{name} engine");
+            let fields: &'static [&'static str] = if name == "south" {
+                &["south", "south_level", "south_depth", "south_time_ms"]
+            } else {
+                &["north", "north_level", "north_depth", "north_time_ms"]
+            };
+            let message = format!(
+                "{name}_level, {name}_depth and {name}_time_ms set the strength of an engine: \
+                 add {name} engine"
+            );
+            return Err(crate::error::Problem::combination(fields, message).into());
         }
     }
     let seat = |(_, p, own): (&str, PlayerKind, Option<Strength>), offset: u64| match p {
@@ -478,10 +487,12 @@ pub fn play(
     };
     if let Some(n) = a.rounds {
         if rules.variant() != Variant::Hoyito3 {
-            bail!("--match plays Hoyito III matches of rounds: add --variant hoyito3");
+            let problem = "plays Hoyito III matches of rounds: add variant hoyito3";
+            return Err(crate::error::Problem::options("match", &["variant"], problem).into());
         }
         if rules.last_four() != LastFour::Capturer {
-            bail!("--match sets the last-four award of each round itself: leave out --last-four");
+            let problem = "sets the last-four award of each round itself: leave out last_four";
+            return Err(crate::error::Problem::options("match", &["last_four"], problem).into());
         }
         if n == 0 {
             return Err(crate::error::bad_option("match", "must be at least 1"));
