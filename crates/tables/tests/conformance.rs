@@ -70,3 +70,66 @@ fn rounds_equal_sweeps_on_2x6() {
         assert_eq!(la.header().payload_checksum, lb.header().payload_checksum);
     }
 }
+
+/// A scratch file damaged during the rounds is found at its next read, and the layer is
+/// built again: the same values as a build left alone, never a value read from the damage.
+#[test]
+fn a_damaged_scratch_file_is_found_and_the_layer_built_again() {
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+
+    /// Flips one bit of every move file of the layer at the end of its first round, once.
+    struct Damaging {
+        folder: PathBuf,
+        done: Mutex<bool>,
+        found: Mutex<Vec<(usize, PathBuf)>>,
+    }
+    impl hoyito_tables::Progress for Damaging {
+        fn round_end(&self, seeds: usize, round: u32, _: u64, _: u64) {
+            let mut done = self.done.lock().unwrap();
+            if *done || seeds != 12 || round != 1 {
+                return;
+            }
+            let moves = self.folder.join("layer-12.moves");
+            for entry in std::fs::read_dir(&moves).unwrap() {
+                let path = entry.unwrap().path();
+                let mut bytes = std::fs::read(&path).unwrap();
+                let at = bytes.len() / 3;
+                if let Some(b) = bytes.get_mut(at) {
+                    *b ^= 0x10;
+                }
+                std::fs::write(&path, bytes).unwrap();
+            }
+            *done = true;
+        }
+        fn scratch_damaged(&self, seeds: usize, path: &Path) {
+            self.found.lock().unwrap().push((seeds, path.to_path_buf()));
+        }
+    }
+
+    let rules = Rules::default();
+    let opts = BuildOptions {
+        method: Method::MovesAtSweep(1),
+        ..Default::default()
+    };
+    let clean = tempfile::tempdir().unwrap();
+    build_with(clean.path(), &rules, 12, &opts, &Quiet).unwrap();
+    let damaged = tempfile::tempdir().unwrap();
+    let folder = hoyito_tables::key_dir(damaged.path(), &hoyito_tables::TableKey::of(&rules));
+    let progress = Damaging {
+        folder: folder.clone(),
+        done: Mutex::new(false),
+        found: Mutex::new(Vec::new()),
+    };
+    build_with(damaged.path(), &rules, 12, &opts, &progress).unwrap();
+    assert!(*progress.done.lock().unwrap());
+    let found = progress.found.lock().unwrap();
+    assert_eq!(found.len(), 1, "found: {found:?}");
+    assert_eq!(found[0].0, 12);
+    let a = Tables::open(clean.path(), &rules).unwrap();
+    let b = Tables::open(damaged.path(), &rules).unwrap();
+    for (la, lb) in a.layers().zip(b.layers()) {
+        assert_eq!(la.header().payload_checksum, lb.header().payload_checksum);
+    }
+    assert!(!folder.join("layer-12.moves").exists());
+}

@@ -205,6 +205,13 @@ impl Progress for Bars {
             );
         }
     }
+    fn scratch_damaged(&self, seeds: usize, path: &Path) {
+        // Said even when quiet: the layer's time doubles.
+        eprintln!(
+            "layer {seeds:2}: scratch file {} found damaged; building the layer again",
+            path.display()
+        );
+    }
     fn layer_done(&self, s: &LayerStats) {
         // A progress method returns nothing; a report of numbers always converts to JSON.
         let _ = emit(&LayerReport::of(s), self.json);

@@ -420,7 +420,7 @@ fn remote_successors(
         ctx.walk(
             std::iter::once(start..end),
             side,
-            |_| true,
+            |_, _| true,
             |_, pending| {
                 ctx.resolve(pk, pending, |j| {
                     if !own.contains(&j) {

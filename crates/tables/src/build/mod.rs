@@ -48,6 +48,9 @@ pub trait Progress: Sync {
     /// A round ended (see [`Method::Auto`]): `evaluated` positions had a successor that
     /// changed, `changed` of them got a better bound.
     fn round_end(&self, _seeds: usize, _round: u32, _evaluated: u64, _changed: u64) {}
+    /// A scratch file of layer `seeds` was found damaged (`path`): the layer is built again
+    /// from the start.
+    fn scratch_damaged(&self, _seeds: usize, _path: &Path) {}
     /// A layer is finished (or was already there when `stats.reused`).
     fn layer_done(&self, _stats: &LayerStats) {}
     /// Whether the build should stop (Ctrl-C): polled between pieces of a sweep, between
@@ -251,8 +254,7 @@ pub fn build_with(
             let s = LayerStats::reused(&layer);
             (layer, s)
         } else {
-            let scratch = ScratchDir::new(&path)?;
-            let s = solve_layer(&key, n, &lower, options, scratch, progress)?.write(&path)?;
+            let s = solve_layer_retrying(&key, n, &lower, options, &path, progress)?;
             (Layer::read(&path, &key, n)?, s)
         };
         progress.layer_done(&s);
@@ -260,6 +262,30 @@ pub fn build_with(
         lower[n] = Some(layer);
     }
     Ok(stats)
+}
+
+/// Solves layer `n` and writes it at `path`, its scratch moves beside it. A scratch file
+/// found damaged (its checksums or its counts: see the module `scratch`) is never read into
+/// a value: the layer is built again from the start, once; damaged a second time, the
+/// build stops with the error.
+fn solve_layer_retrying(
+    key: &TableKey,
+    n: usize,
+    lower: &[Option<Layer>],
+    options: &BuildOptions,
+    path: &Path,
+    progress: &dyn Progress,
+) -> Result<LayerStats, TableError> {
+    let scratch = ScratchDir::new(path)?;
+    let moves_dir = path.with_extension("moves");
+    match solve_layer(key, n, lower, options, scratch, progress) {
+        Err(TableError::Corrupt { path: bad, .. }) if bad.starts_with(&moves_dir) => {
+            progress.scratch_damaged(n, &bad);
+            let scratch = ScratchDir::new(path)?;
+            solve_layer(key, n, lower, options, scratch, progress)?.write(path)
+        }
+        solved => solved?.write(path),
+    }
 }
 
 /// Solves the layer of `n` seeds in memory, the smaller ones given in `lower`: no file is

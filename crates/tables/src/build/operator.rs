@@ -268,7 +268,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Walks the positions in `ranges` (increasing) of one side of the layer, evaluating
-    /// those that `select` picks (given the position's working byte): their moves are
+    /// those that `select` picks (given the position's index in the layer and working byte): their moves are
     /// generated and their successors prefetched [`LAG`] positions before `finish` gets them
     /// (those in other ranges found in the copy halfway: [`Ctx::locate`]), so that the cache
     /// misses overlap with the sowing. Steps from one picked position to
@@ -277,7 +277,7 @@ impl<'a> Ctx<'a> {
         &self,
         ranges: impl IntoIterator<Item = std::ops::Range<u64>>,
         side: usize,
-        mut select: impl FnMut(&AtomicU8) -> bool,
+        mut select: impl FnMut(u64, &AtomicU8) -> bool,
         mut finish: impl FnMut(u64, &Pending),
     ) -> u64 {
         let base = side as u64 * self.layout.per_side();
@@ -288,7 +288,7 @@ impl<'a> Ctx<'a> {
         let mut seen = 0;
         for r in ranges.into_iter().flatten() {
             let i = base + r;
-            if !select(self.cells.get(i)) {
+            if !select(i, self.cells.get(i)) {
                 continue;
             }
             self.layout.seek(&mut board, &mut at, r);

@@ -1,5 +1,7 @@
-//! Rounds: after the sweep that writes the scratch moves, each round marks the predecessors
-//! of the positions that changed (read from the sorted moves) and evaluates only those.
+//! Rounds: after the sweep that writes the scratch moves, each round visits the
+//! predecessors of the positions that changed (read from the sorted moves): a predecessor
+//! whose mover's bound a change raises gets it at once, and only those whose opponent's
+//! bound may rise are evaluated (their moves generated again).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -26,24 +28,25 @@ impl Ctx<'_> {
     /// positions, and hand this round's changes on to the next. Returns the positions
     /// evaluated and those that rose.
     pub(super) fn round(&self, pk: Packing, moves: &MoveIndex) -> Result<(u64, u64), TableError> {
-        self.mark_predecessors(moves)?;
+        self.mark_predecessors(pk.without_final(), moves)?;
         let counts = self.evaluate_marked(pk.without_final());
         self.hand_on_marks();
         Ok(counts)
     }
 
-    /// Marks to evaluate ([`EVAL`], and its block) every predecessor of a position marked
-    /// [`CHANGED`], reading only the blocks of successors that hold a changed position.
-    fn mark_predecessors(&self, moves: &MoveIndex) -> Result<(), TableError> {
+    /// Passes the change of every position marked [`CHANGED`] on to its predecessors
+    /// ([`Ctx::pass_on`]), reading only the blocks of successors that hold a changed
+    /// position.
+    fn mark_predecessors(&self, tail: Packing, moves: &MoveIndex) -> Result<(), TableError> {
         moves
             .buckets
             .par_iter()
             .enumerate()
-            .try_for_each(|(b, _)| self.mark_bucket(moves, b))
+            .try_for_each(|(b, _)| self.mark_bucket(tail, moves, b))
     }
 
     /// [`Ctx::mark_predecessors`] for bucket `b`.
-    fn mark_bucket(&self, moves: &MoveIndex, b: usize) -> Result<(), TableError> {
+    fn mark_bucket(&self, tail: Packing, moves: &MoveIndex, b: usize) -> Result<(), TableError> {
         let first = moves.first_block(b);
         let mut reader = BucketReader::new(moves, b);
         let blocks = reader.blocks();
@@ -65,20 +68,60 @@ impl Ctx<'_> {
                 probe += 1;
             }
             k = end;
-            reader.for_each(start, end, |c, p| {
-                if self.cells.get(c).load(Relaxed) & CHANGED != 0 {
-                    self.cells.get(p).fetch_or(EVAL, Relaxed);
-                    self.eval_blocks.mark(p);
-                }
-            })?;
+            reader.for_each_into(
+                start,
+                end,
+                |c| self.cells.get(c).load(Relaxed) & CHANGED != 0,
+                |c, p| self.pass_on(tail, c, p),
+            )?;
         }
         Ok(())
     }
 
+    /// Passes the change of successor `c` on to its predecessor `p`, marking `p` [`EVAL`]
+    /// (and its block) when it may change:
+    ///
+    /// - The opponent's bound at `c` rose (its mover's bound is then 0): that is a bound
+    ///   `p`'s mover can force by the move, so `p`'s mover's bound is raised to it at once,
+    ///   no move generated (the operator's maximum, applied to one move).
+    /// - The mover's bound at `c` rose above `p`'s opponent's bound: that may raise the
+    ///   least of the opponent's bounds over `p`'s moves, so `p` is marked to be evaluated;
+    ///   unless `p`'s mover's bound is positive (`p`'s opponent's bound then stays 0: every
+    ///   bound written is below the least fixpoint, where both are never positive) or the
+    ///   opponent's bound is the layer's largest.
+    ///
+    /// A marked position whose mover's bound is positive was raised in this pass, and only
+    /// that ([`Ctx::evaluate_marked`]).
+    #[inline(always)]
+    fn pass_on(&self, tail: Packing, c: u64, p: u64) {
+        let w = self.cells.get(c).load(Relaxed);
+        let (c_lo, c_hi) = (tail.lo(w), tail.hi(w));
+        let cell = self.cells.get(p);
+        let mut old = cell.load(Relaxed);
+        loop {
+            let (lo, hi) = (tail.lo(old), tail.hi(old));
+            let new = if c_hi > lo {
+                let raised = tail.merge(old, tail.pack(c_hi, 0, false));
+                raised | old & CHANGED | EVAL
+            } else if c_lo > hi && lo == 0 && hi < tail.top && old & EVAL == 0 {
+                old | EVAL
+            } else {
+                return;
+            };
+            match cell.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                Ok(_) => break,
+                Err(now) => old = now,
+            }
+        }
+        self.eval_blocks.mark(p);
+    }
+
     /// Evaluates the positions marked [`EVAL`], visiting only the blocks that hold one or a
-    /// change mark to clear; marks those that rose [`CHANGED`] for the next round. `tail`
-    /// packs without the final bit (bit 6 is [`EVAL`] in rounds). Returns the positions
-    /// evaluated and those that rose.
+    /// change mark to clear; marks those that rose [`CHANGED`] for the next round. A marked
+    /// position whose mover's bound is positive was raised by [`Ctx::pass_on`] and is not
+    /// evaluated: its opponent's bound stays 0, and every rise of its successors'
+    /// opponents' bounds has reached it. `tail` packs without the final bit (bit 6 is
+    /// [`EVAL`] in rounds). Returns the positions evaluated and those that rose.
     fn evaluate_marked(&self, tail: Packing) -> (u64, u64) {
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
@@ -94,16 +137,23 @@ impl Ctx<'_> {
                     let lo = (b * BLOCK).saturating_sub(base).max(start);
                     lo..((b + 1) * BLOCK - base).min(end)
                 });
+            let raised = std::cell::Cell::new(0u64);
             let mut local = 0u64;
             let seen = self.walk(
                 ranges,
                 side,
-                |cell| {
+                |i, cell| {
                     let old = cell.load(Relaxed);
                     if old & EVAL == 0 {
                         if old & CHANGED != 0 {
                             cell.store(old & !CHANGED, Relaxed);
                         }
+                        return false;
+                    }
+                    if tail.lo(old) > 0 {
+                        cell.store(old & !EVAL | CHANGED, Relaxed);
+                        self.next_changed.mark(i);
+                        raised.set(raised.get() + 1);
                         return false;
                     }
                     true
@@ -121,7 +171,7 @@ impl Ctx<'_> {
                     }
                 },
             );
-            changed.fetch_add(local, Relaxed);
+            changed.fetch_add(local + raised.get(), Relaxed);
             evaluated.fetch_add(seen, Relaxed);
         });
         (evaluated.into_inner(), changed.into_inner())

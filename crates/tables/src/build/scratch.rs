@@ -8,10 +8,12 @@
 //! to each file one *run*: its moves into that file's successors, sorted by successor,
 //! the gaps between successors Rice-coded and each predecessor as a fixed-width offset
 //! from the run's smallest (a piece covers a short range of predecessors). When the sweep
-//! ends, each file is read, decoded, sorted and coded again block by block: a block's
-//! moves sorted by predecessor, the gaps between predecessors Rice-coded and each
-//! successor as its 8-bit offset in the block. Every block starts on a byte, so a round
-//! reads and decodes only the blocks it needs.
+//! ends, each file is read, decoded, sorted and coded again block by block (see
+//! [`code_blocks`]): the number of predecessors of each successor of the block in unary,
+//! then the predecessors, successor by successor, each in the fixed width of an index of
+//! the layer. Every block starts on a byte, so a round reads only the blocks it needs; and
+//! in a block it finds the predecessors of a successor from the counts alone, so that it
+//! decodes only those of the successors that changed, not every move of the block.
 
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
@@ -49,25 +51,28 @@ pub(super) fn piece_move(successor: u64, offset: u64) -> u64 {
 /// Bits of a successor's offset in its block.
 const OFFSET_BITS: u32 = BLOCK.trailing_zeros();
 
-/// A reversed move of one bucket as sorted in memory: the successor's block in the bucket
-/// in the high bits, then the predecessor's index, then the successor's offset in its
-/// block; so that sorting the records groups them by block and, within a block, sorts them
-/// by predecessor. `successor` counts from the bucket's first successor (buckets hold
-/// fewer than 2^29 successors: see [`MoveSink::create`]).
+/// Bits of the index of a position of a layer of `count` positions (at least 1).
+fn index_bits(count: u64) -> u32 {
+    (64 - count.saturating_sub(1).leading_zeros()).max(1)
+}
+
+/// A reversed move of one bucket as sorted in memory: the successor in the high bits, then
+/// the predecessor's index; so that sorting the records groups them by block and, within a
+/// block, by successor, then predecessor. `successor` counts from the bucket's first
+/// successor (buckets hold fewer than 2^29 successors: see [`MoveSink::create`]).
 #[inline(always)]
 fn record(successor: u64, predecessor: u64) -> u64 {
-    ((successor / BLOCK) << (PRED_BITS + OFFSET_BITS))
-        | (predecessor << OFFSET_BITS)
-        | (successor % BLOCK)
+    (successor << PRED_BITS) | predecessor
 }
 
 /// The block in the bucket, the predecessor and the offset in the block of a [`record`].
 #[inline(always)]
 fn split(record: u64) -> (u64, u64, u64) {
+    let successor = record >> PRED_BITS;
     (
-        record >> (PRED_BITS + OFFSET_BITS),
-        (record >> OFFSET_BITS) & ((1 << PRED_BITS) - 1),
-        record % BLOCK,
+        successor / BLOCK,
+        record & ((1 << PRED_BITS) - 1),
+        successor % BLOCK,
     )
 }
 
@@ -120,8 +125,9 @@ impl Drop for ScratchDir {
 
 /// Where the moves of one range of successors are written.
 enum BucketSink {
-    /// Coded runs appended to a file, and how many moves they hold.
-    File(PathBuf, Mutex<(BufWriter<File>, u64)>),
+    /// Coded runs appended to a file, how many moves they hold and the sum of their
+    /// checksums ([`sum_of`]).
+    File(PathBuf, Mutex<(BufWriter<File>, u64, u64)>),
     /// [`record`]s.
     Memory(Mutex<Vec<u64>>),
 }
@@ -158,7 +164,10 @@ impl MoveSink {
                 Some(dir) => {
                     let path = dir.join(format!("moves-{b:03}.bin"));
                     let f = File::create(&path).map_err(io(&path))?;
-                    BucketSink::File(path, Mutex::new((BufWriter::with_capacity(1 << 16, f), 0)))
+                    BucketSink::File(
+                        path,
+                        Mutex::new((BufWriter::with_capacity(1 << 16, f), 0, 0)),
+                    )
                 }
                 None => BucketSink::Memory(Mutex::new(Vec::new())),
             });
@@ -195,8 +204,10 @@ impl MoveSink {
                     coding::put_run(&mut out, &pairs);
                     let bytes = out.finish();
                     self.bytes.fetch_add(bytes.len() as u64, Relaxed);
+                    let sum = sum_of(&bytes);
                     let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
                     w.1 += n as u64;
+                    w.2 = w.2.wrapping_add(sum);
                     if let Err(e) = w.0.write_all(&bytes) {
                         let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
                         slot.get_or_insert(io(path)(e));
@@ -224,14 +235,14 @@ impl MoveSink {
         for sink in self.files {
             stores.push(match sink {
                 BucketSink::File(path, w) => {
-                    let (mut w, moves) = w.into_inner().unwrap_or_else(|e| e.into_inner());
+                    let (mut w, moves, sum) = w.into_inner().unwrap_or_else(|e| e.into_inner());
                     w.flush().map_err(io(&path))?;
-                    (Moves::File(path), moves)
+                    (Moves::File(path), moves, sum)
                 }
                 BucketSink::Memory(v) => {
                     let v = v.into_inner().unwrap_or_else(|e| e.into_inner());
                     let moves = v.len() as u64;
-                    (Moves::Memory(v), moves)
+                    (Moves::Memory(v), moves, 0)
                 }
             });
         }
@@ -247,20 +258,46 @@ enum Moves {
     Memory(Vec<u64>),
 }
 
-/// Reads the runs of a move file as written by the sweep, holding `moves` moves, as
-/// [`record`]s; a file holding another number is damaged. Both vectors are allocated once
+/// A checksum of `bytes`: a change of any one 8-byte word (any one bit) changes it, each
+/// step being a bijection of the state and of the word.
+pub(super) fn sum_of(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        h = ((h ^ w).wrapping_mul(K)).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = ((h ^ u64::from_le_bytes(tail)).wrapping_mul(K)).rotate_left(29);
+    h ^ h >> 32
+}
+
+/// Reads the runs of a move file as written by the sweep, holding `moves` moves whose runs'
+/// checksums add up to `sum` ([`sum_of`], wrapping), as [`record`]s; a file holding
+/// another number of moves, or other runs, is damaged. Both vectors are allocated once
 /// at their size: one that grew while the file was read would take up to twice the
 /// records' bytes, and its copy as much again, for each thread sorting a file.
-fn read_runs(path: &Path, moves: u64) -> Result<Vec<u64>, TableError> {
+fn read_runs(path: &Path, moves: u64, sum: u64) -> Result<Vec<u64>, TableError> {
     let bytes = std::fs::read(path).map_err(io(path))?;
     let mut records = Vec::with_capacity(moves as usize);
     let mut r = BitReader::new(&bytes);
+    let (mut found, mut decoded) = (0u64, 0u64);
     while !r.at_end() {
-        coding::get_run(&mut r, |s, p| records.push(record(s, p)))
-            .ok_or_else(|| corrupt(path, Damage::BadMoves { at: r.byte() }))?;
+        let start = r.byte() as usize;
+        coding::get_run(&mut r, |s, p| {
+            decoded += 1;
+            if decoded <= moves {
+                records.push(record(s, p))
+            }
+        })
+        .ok_or_else(|| corrupt(path, Damage::BadMoves { at: r.byte() }))?;
+        r.align();
+        found = found.wrapping_add(sum_of(&bytes[start..r.byte() as usize]));
     }
-    // A file that lost runs (or gained some) since the sweep wrote it.
-    if records.len() as u64 != moves {
+    // A file that lost runs (or gained some, or had one changed) since the sweep wrote it.
+    if decoded != moves || found != sum || r.byte() != bytes.len() as u64 {
         return Err(corrupt(
             path,
             Damage::BadMoves {
@@ -276,6 +313,9 @@ fn read_runs(path: &Path, moves: u64) -> Result<Vec<u64>, TableError> {
 pub(super) struct MoveBucket {
     moves: Moves,
     offsets: Vec<u32>,
+    /// The checksum ([`sum_of`]) of each coded block of a file, checked at each read: a
+    /// damaged block is an error, never moves made up.
+    sums: Vec<u64>,
 }
 
 /// The reversed quiet moves, sorted by successor, with a block index (4 bytes for every
@@ -288,14 +328,19 @@ pub(super) struct MoveIndex {
     pub(super) peak_bytes: u64,
     /// Moves kept (repeats dropped).
     pub(super) moves: u64,
+    /// Bits of each predecessor in a coded block ([`index_bits`] of the layer).
+    pred_bits: u32,
+    /// Positions of the layer.
+    count: u64,
 }
 
 impl MoveIndex {
     /// Sorts each file (one at a time per thread, so memory holds at most one file per
     /// thread), drops repeated moves, codes the blocks and indexes them. `stores` holds
-    /// each bucket's moves as the sweep wrote them (runs in a file), with their number.
+    /// each bucket's moves as the sweep wrote them (runs in a file), with their number and
+    /// the sum of the runs' checksums.
     fn build(
-        stores: Vec<(Moves, u64)>,
+        stores: Vec<(Moves, u64, u64)>,
         per_bucket: u64,
         count: u64,
         written: u64,
@@ -307,8 +352,8 @@ impl MoveIndex {
             .enumerate()
             .map(|(b, store)| -> Result<MoveBucket, TableError> {
                 let (mut moves, store_path) = match store {
-                    (Moves::File(path), moves) => (read_runs(&path, moves)?, Some(path)),
-                    (Moves::Memory(moves), _) => (moves, None),
+                    (Moves::File(path), moves, sum) => (read_runs(&path, moves, sum)?, Some(path)),
+                    (Moves::Memory(moves), _, _) => (moves, None),
                 };
                 moves.sort_unstable();
                 moves.dedup();
@@ -321,16 +366,23 @@ impl MoveIndex {
                     return Ok(MoveBucket {
                         moves: Moves::Memory(moves),
                         offsets,
+                        sums: Vec::new(),
                     });
                 };
-                let (bytes, offsets) = code_blocks(&moves, blocks)
+                let (bytes, offsets) = code_blocks(&moves, blocks, index_bits(count))
                     .ok_or_else(|| io(&path)(std::io::Error::other("a move file over 4 GiB")))?;
                 drop(moves);
                 coded.fetch_add(bytes.len() as u64, Relaxed);
                 std::fs::write(&path, &bytes).map_err(io(&path))?;
+                let sums = offsets
+                    .windows(2)
+                    .map(|w| sum_of(&bytes[w[0] as usize..w[1] as usize]))
+                    .collect();
+                drop(bytes);
                 Ok(MoveBucket {
                     moves: Moves::File(path),
                     offsets,
+                    sums,
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -345,6 +397,8 @@ impl MoveIndex {
             per_bucket,
             peak_bytes,
             moves,
+            pred_bits: index_bits(count),
+            count,
         })
     }
 
@@ -372,26 +426,117 @@ fn block_starts(records: &[u64], blocks: usize) -> Vec<u32> {
 /// bytes and where each block starts in them. `None` if they pass 4 GiB (about a billion
 /// moves in one file, far more than [`MAX_MOVE_FILES`] files of a layer under
 /// [`MAX_ROUND_POSITIONS`] hold).
-fn code_blocks(records: &[u64], blocks: usize) -> Option<(Vec<u8>, Vec<u32>)> {
+///
+/// A block that holds moves is coded as
+///
+/// ```text
+/// s: successors coded (the last one with a move, plus one), in OFFSET_BITS + 1 bits
+/// m: moves of the block (as BitWriter::put_number)
+/// for each of the s successors: its number of predecessors in unary
+/// the m predecessors, successor by successor (each one's sorted), in `pred_bits` bits each
+/// ```
+///
+/// so that the predecessors of one successor are found from the counts before it, at a
+/// known place, without decoding the others: `pred_bits` plus a little over one bit a move
+/// (the layer's index width, where a Rice-coded gap costs about as much: the moves are
+/// nearly random pairs).
+fn code_blocks(records: &[u64], blocks: usize, pred_bits: u32) -> Option<(Vec<u8>, Vec<u32>)> {
     let mut out = BitWriter::default();
     let mut offsets = Vec::with_capacity(blocks + 1);
-    let mut pairs = Vec::new();
     let mut i = 0;
     for k in 0..blocks as u64 {
         offsets.push(u32::try_from(out.bytes()).ok()?);
-        pairs.clear();
+        let start = i;
         while i < records.len() && split(records[i]).0 == k {
-            let (_, pred, offset) = split(records[i]);
-            pairs.push((pred, offset));
             i += 1;
         }
-        if !pairs.is_empty() {
-            coding::put_run(&mut out, &pairs);
-            out.align();
+        let block = &records[start..i];
+        let Some(&last) = block.last() else {
+            continue;
+        };
+        let coded = split(last).2 + 1;
+        out.put(coded, OFFSET_BITS + 1);
+        out.put_number(block.len() as u64);
+        let mut j = 0;
+        for offset in 0..coded {
+            let from = j;
+            while j < block.len() && split(block[j]).2 == offset {
+                j += 1;
+            }
+            out.put_unary((j - from) as u64);
         }
+        for &r in block {
+            coding::put_wide(&mut out, split(r).1, pred_bits);
+        }
+        out.align();
     }
     offsets.push(u32::try_from(out.bytes()).ok()?);
     Some((out.finish(), offsets))
+}
+
+/// The `bits` bits (at most 57) of `bytes` from bit `at` on, as [`BitWriter`] wrote them;
+/// `None` past the end.
+#[inline(always)]
+fn bits_at(bytes: &[u8], at: u64, bits: u32) -> Option<u64> {
+    let byte = usize::try_from(at / 8).ok()?;
+    let shift = (at % 8) as u32;
+    if (at + bits as u64).div_ceil(8) > bytes.len() as u64 {
+        return None;
+    }
+    let word = match bytes.get(byte..byte + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
+        None => {
+            let mut w = [0u8; 8];
+            let tail = &bytes[byte..];
+            w[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(w)
+        }
+    };
+    Some((word >> shift) & ((1u64 << bits) - 1))
+}
+
+/// Calls `f(offset, predecessor)` for every move of the coded block `bytes` (see
+/// [`code_blocks`]) into a successor at `offset` in the block for which `wanted(offset)`,
+/// decoding only those predecessors; `None` if the bytes do not make a block of moves of
+/// indices under `count`.
+fn read_block(
+    bytes: &[u8],
+    pred_bits: u32,
+    count: u64,
+    mut wanted: impl FnMut(u64) -> bool,
+    mut f: impl FnMut(u64, u64),
+) -> Option<()> {
+    let mut r = BitReader::new(bytes);
+    let coded = r.get(OFFSET_BITS + 1)?;
+    let moves = r.get_number()?;
+    if coded == 0 || coded > BLOCK || moves == 0 {
+        return None;
+    }
+    let mut spans = [(0u32, 0u32); BLOCK as usize];
+    let mut before = 0u64;
+    for offset in 0..coded {
+        let n = r.get_unary()?;
+        if n > 0 && wanted(offset) {
+            spans[offset as usize] = (u32::try_from(before).ok()?, n as u32);
+        }
+        before = before.checked_add(n)?;
+    }
+    let start = r.bit();
+    // The block ends with the last predecessor (and its byte's padding).
+    let end = start.checked_add(moves.checked_mul(pred_bits as u64)?)?;
+    if before != moves || end.div_ceil(8) != bytes.len() as u64 {
+        return None;
+    }
+    for (offset, &(first, n)) in spans[..coded as usize].iter().enumerate() {
+        for k in first as u64..first as u64 + n as u64 {
+            let p = bits_at(bytes, start + k * pred_bits as u64, pred_bits)?;
+            if p >= count {
+                return None;
+            }
+            f(offset as u64, p);
+        }
+    }
+    Some(())
 }
 
 /// Reads the moves of a bucket block by block, opening its file (if on disk) at the first
@@ -400,6 +545,9 @@ pub(super) struct BucketReader<'a> {
     bucket: &'a MoveBucket,
     /// The bucket's first successor.
     first: u64,
+    /// Bits of a predecessor, and positions of the layer (see [`read_block`]).
+    pred_bits: u32,
+    count: u64,
     file: Option<File>,
     buf: Vec<u8>,
 }
@@ -410,6 +558,8 @@ impl<'a> BucketReader<'a> {
         BucketReader {
             bucket: &index.buckets[b],
             first: index.first_block(b) * BLOCK,
+            pred_bits: index.pred_bits,
+            count: index.count,
             file: None,
             buf: Vec::new(),
         }
@@ -422,10 +572,24 @@ impl<'a> BucketReader<'a> {
 
     /// Calls `f(successor, predecessor)` (indices in the layer) for every move into blocks
     /// `start .. end` of the bucket, in one read.
+    #[cfg(test)]
     pub(super) fn for_each(
         &mut self,
         start: usize,
         end: usize,
+        f: impl FnMut(u64, u64),
+    ) -> Result<(), TableError> {
+        self.for_each_into(start, end, |_| true, f)
+    }
+
+    /// Calls `f(successor, predecessor)` (indices in the layer) for every move into blocks
+    /// `start .. end` of the bucket whose successor is `wanted`, in one read: only the
+    /// predecessors of those successors are decoded.
+    pub(super) fn for_each_into(
+        &mut self,
+        start: usize,
+        end: usize,
+        mut wanted: impl FnMut(u64) -> bool,
         mut f: impl FnMut(u64, u64),
     ) -> Result<(), TableError> {
         let bucket: &'a MoveBucket = self.bucket;
@@ -438,7 +602,10 @@ impl<'a> BucketReader<'a> {
             Moves::Memory(moves) => {
                 for &m in &moves[from as usize..to as usize] {
                     let (block, pred, offset) = split(m);
-                    f(first + block * BLOCK + offset, pred);
+                    let successor = first + block * BLOCK + offset;
+                    if wanted(successor) {
+                        f(successor, pred);
+                    }
                 }
                 return Ok(());
             }
@@ -450,21 +617,24 @@ impl<'a> BucketReader<'a> {
         };
         self.buf.resize((to - from) as usize, 0);
         crate::mem::read_exact_at(file, &mut self.buf, from as u64).map_err(io(path))?;
-        let mut r = BitReader::new(&self.buf);
         for k in start..end {
-            if bucket.offsets[k] == bucket.offsets[k + 1] {
+            let (a, b) = (bucket.offsets[k], bucket.offsets[k + 1]);
+            if a == b {
                 continue;
             }
             let base = first + k as u64 * BLOCK;
-            coding::get_run(&mut r, |pred, offset| f(base + offset, pred)).ok_or_else(|| {
-                corrupt(
-                    path,
-                    Damage::BadMoves {
-                        at: from as u64 + r.byte(),
-                    },
-                )
-            })?;
-            r.align();
+            let bytes = &self.buf[(a - from) as usize..(b - from) as usize];
+            if bucket.sums.get(k) != Some(&sum_of(bytes)) {
+                return Err(corrupt(path, Damage::BadMoves { at: a as u64 }));
+            }
+            read_block(
+                bytes,
+                self.pred_bits,
+                self.count,
+                |offset| wanted(base + offset),
+                |offset, pred| f(base + offset, pred),
+            )
+            .ok_or_else(|| corrupt(path, Damage::BadMoves { at: a as u64 }))?;
         }
         Ok(())
     }
@@ -644,6 +814,11 @@ mod coding {
             self.n -= drop;
         }
 
+        /// The bit the reader is at, from the first byte's lowest.
+        pub(super) fn bit(&self) -> u64 {
+            8 * self.at as u64 - self.n as u64
+        }
+
         /// The byte the reader is at.
         pub(super) fn byte(&self) -> u64 {
             (self.at - (self.n / 8) as usize) as u64
@@ -683,7 +858,7 @@ mod coding {
 
     /// Writes the `bits` low bits of `value`, `bits <= 64`.
     #[inline(always)]
-    fn put_wide(w: &mut BitWriter, value: u64, bits: u32) {
+    pub(super) fn put_wide(w: &mut BitWriter, value: u64, bits: u32) {
         if bits > 32 {
             w.put(value & 0xffff_ffff, 32);
             w.put(value >> 32, bits - 32);
@@ -846,19 +1021,28 @@ mod tests {
         let first_run = out.finish();
         let mut out = BitWriter::default();
         coding::put_run(&mut out, runs[1]);
-        let whole = [first_run.clone(), out.finish()].concat();
+        let second_run = out.finish();
+        let sum = sum_of(&first_run).wrapping_add(sum_of(&second_run));
+        let whole = [first_run.clone(), second_run].concat();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("moves-000.bin");
         std::fs::write(&path, &whole).unwrap();
         let mut want: Vec<u64> = runs.concat().iter().map(|&(s, p)| record(s, p)).collect();
-        let mut got = read_runs(&path, 5).unwrap();
+        let mut got = read_runs(&path, 5, sum).unwrap();
         want.sort_unstable();
         got.sort_unstable();
         assert_eq!(got, want);
-        // Told of another number of moves, or cut after its first run: damaged.
-        for (bytes, moves) in [(&whole, 4), (&whole, 6), (&first_run, 5)] {
-            std::fs::write(&path, bytes).unwrap();
-            match read_runs(&path, moves) {
+        // Told of another number of moves, cut after its first run, or with any bit
+        // changed: damaged.
+        let mut cases = vec![(whole.clone(), 4), (whole.clone(), 6), (first_run, 5)];
+        for bit in 0..8 * whole.len() {
+            let mut bad = whole.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            cases.push((bad, 5));
+        }
+        for (bytes, moves) in cases {
+            std::fs::write(&path, &bytes).unwrap();
+            match read_runs(&path, moves, sum) {
                 Err(TableError::Corrupt { .. }) => {}
                 other => panic!("{moves} moves in {} bytes: {other:?}", bytes.len()),
             }
@@ -879,11 +1063,20 @@ mod tests {
             assert_eq!(block * BLOCK + offset, successor);
             assert_eq!(pred, predecessor);
         }
-        // Sorting records groups them by block, then by predecessor.
-        let mut r = [record(300, 7), record(5, 9), record(10, 8), record(256, 1)];
+        // Sorting records groups them by block, then successor, then predecessor.
+        let mut r = [
+            record(300, 7),
+            record(5, 9),
+            record(10, 8),
+            record(256, 1),
+            record(5, 2),
+        ];
         r.sort_unstable();
-        let order: Vec<(u64, u64)> = r.iter().map(|&x| (split(x).0, split(x).1)).collect();
-        assert_eq!(order, [(0, 8), (0, 9), (1, 1), (1, 7)]);
+        let order: Vec<(u64, u64, u64)> = r.iter().map(|&x| split(x)).collect();
+        assert_eq!(
+            order,
+            [(0, 2, 5), (0, 9, 5), (0, 8, 10), (1, 1, 0), (1, 7, 44)]
+        );
     }
 
     #[test]
@@ -902,7 +1095,8 @@ mod tests {
         ];
         let mut records: Vec<u64> = moves.iter().map(|&(s, p)| record(s - first, p)).collect();
         records.sort_unstable();
-        let (bytes, offsets) = code_blocks(&records, 4).unwrap();
+        let count = 6_000_000_001;
+        let (bytes, offsets) = code_blocks(&records, 4, index_bits(count)).unwrap();
         assert_eq!(offsets.len(), 5);
         assert_eq!(offsets[2], offsets[3], "an empty block takes no byte");
         let dir = std::env::temp_dir().join(format!("hoyito-moves-{}", std::process::id()));
@@ -914,15 +1108,22 @@ mod tests {
                 MoveBucket {
                     moves: Moves::Memory(Vec::new()),
                     offsets: vec![0; 5],
+                    sums: Vec::new(),
                 },
                 MoveBucket {
                     moves: Moves::File(path.clone()),
+                    sums: offsets
+                        .windows(2)
+                        .map(|w| sum_of(&bytes[w[0] as usize..w[1] as usize]))
+                        .collect(),
                     offsets,
                 },
             ],
             per_bucket: first,
             peak_bytes: 0,
             moves: 0,
+            pred_bits: index_bits(count),
+            count,
         };
         let mut reader = BucketReader::new(&index, 1);
         assert_eq!(reader.blocks(), 4);
@@ -942,10 +1143,47 @@ mod tests {
             want.sort_unstable();
             assert_eq!(got, want, "blocks {start}..{end}");
         }
-        // A damaged file is an error, not made-up moves.
+        // Only the moves into the successors asked for.
+        for asked in [&[1024u64, 1279][..], &[1100], &[1300, 1800, 1801], &[]] {
+            let mut got = Vec::new();
+            reader
+                .for_each_into(0, 4, |s| asked.contains(&s), |s, p| got.push((s, p)))
+                .unwrap();
+            got.sort_unstable();
+            let mut want: Vec<(u64, u64)> = moves
+                .iter()
+                .copied()
+                .filter(|(s, _)| asked.contains(s))
+                .collect();
+            want.sort_unstable();
+            assert_eq!(got, want, "successors {asked:?}");
+        }
+        // A predecessor past the layer's end reads as damage.
+        let small = MoveIndex {
+            count: 6_000_000_000,
+            ..index
+        };
+        let mut reader = BucketReader::new(&small, 1);
+        assert!(reader.for_each(0, 1, |_, _| {}).is_err());
+        assert!(reader.for_each(1, 2, |_, _| {}).is_ok());
+        let index = MoveIndex {
+            count: 6_000_000_001,
+            ..small
+        };
+        // A damaged file is an error, not made-up moves: cut, or a block's counts changed.
         std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
         let mut reader = BucketReader::new(&index, 1);
         assert!(reader.for_each(0, 4, |_, _| {}).is_err());
+        for bit in 0..8 * bytes.len() {
+            let mut bad = bytes.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            std::fs::write(&path, &bad).unwrap();
+            let mut reader = BucketReader::new(&index, 1);
+            assert!(
+                reader.for_each(0, 4, |_, _| {}).is_err(),
+                "bit {bit} flipped, read as whole"
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

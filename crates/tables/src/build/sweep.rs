@@ -47,7 +47,7 @@ impl Ctx<'_> {
             let seen = self.walk(
                 std::iter::once(start..end),
                 side,
-                |cell| !pk.is_final(cell.load(Relaxed)),
+                |_, cell| !pk.is_final(cell.load(Relaxed)),
                 |i, pending| {
                     let cell = self.cells.get(i);
                     let old = cell.load(Relaxed);
