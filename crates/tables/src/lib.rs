@@ -46,8 +46,8 @@ mod reader;
 pub mod verify;
 
 pub use build::{
-    build, build_with, layer_memory, scratch_estimate, BuildOptions, LayerStats, Method, Progress,
-    Quiet,
+    build, build_with, layer_memory, scratch_estimate, sweep_once, BuildOptions, LayerStats,
+    Method, Progress, Quiet,
 };
 #[cfg(feature = "mpi")]
 pub use build::{build_distributed, ExchangeStats, MpiOptions};

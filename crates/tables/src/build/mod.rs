@@ -166,7 +166,8 @@ pub fn layer_memory(
     let blocks = 3 * count.div_ceil(8 * work::BLOCK);
     let base = count + lower_bytes + blocks;
     let moves = moves_estimate(count);
-    let index = 4 * count.div_ceil(work::BLOCK);
+    // The block index and the blocks' checksums, 4 bytes each.
+    let index = 8 * count.div_ceil(work::BLOCK);
     let files = count
         .div_ceil(AUTO_FILE_POSITIONS)
         .clamp(1, scratch::MAX_MOVE_FILES);
@@ -286,6 +287,37 @@ fn solve_layer_retrying(
         }
         solved => solved?.write(path),
     }
+}
+
+/// One forward sweep over layer `seeds` of `rules`, the smaller layers read from their
+/// files under `dir`: every position's moves generated and every successor's byte (and
+/// every capture's value) read, in index order, on all of rayon's threads; the first sweep
+/// of a build, writing nothing. The yardstick of a build's time (`build / sweep`): see the
+/// example `tables_ratio` of the benchmarks. Returns the seconds it took, the smaller
+/// layers' reading not counted, and the positions evaluated.
+pub fn sweep_once(dir: &Path, rules: &Rules, seeds: usize) -> Result<(f64, u64), TableError> {
+    let key = TableKey::of(rules);
+    check_buildable(&key, seeds)?;
+    let folder = key_dir(dir, &key);
+    let mut lower: Vec<Option<Layer>> = (0..=seeds).map(|_| None).collect();
+    for n in layers_up_to(seeds).into_iter().filter(|&n| n < seeds) {
+        lower[n] = Some(Layer::read(&folder.join(file_name(n)), &key, n)?);
+    }
+    let (rules, layout) = layer_setup(&key, seeds, &lower)?;
+    let mut bytes = work::alloc(layout.count())?;
+    let work = work::atomic(&mut bytes);
+    let ctx = Ctx::new(
+        rules,
+        &layout,
+        step_of(seeds) as i32,
+        Cells::whole(work),
+        &lower,
+    );
+    let t0 = Instant::now();
+    let (evaluated, _) = ctx.sweep(Packing::new(seeds / step_of(seeds)), None, &Quiet);
+    let seconds = t0.elapsed().as_secs_f64();
+    ctx.check_exits()?;
+    Ok((seconds, evaluated))
 }
 
 /// Solves the layer of `n` seeds in memory, the smaller ones given in `lower`: no file is

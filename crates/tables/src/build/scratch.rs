@@ -274,6 +274,12 @@ pub(super) fn sum_of(bytes: &[u8]) -> u64 {
     h ^ h >> 32
 }
 
+/// The checksum of a coded block kept in memory: [`sum_of`] folded to 32 bits.
+fn block_sum(bytes: &[u8]) -> u32 {
+    let h = sum_of(bytes);
+    (h ^ h >> 32) as u32
+}
+
 /// Reads the runs of a move file as written by the sweep, holding `moves` moves whose runs'
 /// checksums add up to `sum` ([`sum_of`], wrapping), as [`record`]s; a file holding
 /// another number of moves, or other runs, is damaged. Both vectors are allocated once
@@ -315,11 +321,11 @@ pub(super) struct MoveBucket {
     offsets: Vec<u32>,
     /// The checksum ([`sum_of`]) of each coded block of a file, checked at each read: a
     /// damaged block is an error, never moves made up.
-    sums: Vec<u64>,
+    sums: Vec<u32>,
 }
 
-/// The reversed quiet moves, sorted by successor, with a block index (4 bytes for every
-/// 256 positions in memory).
+/// The reversed quiet moves, sorted by successor, with a block index (4 bytes, and 4 of
+/// checksum, for every block of [`BLOCK`] positions, in memory).
 pub(super) struct MoveIndex {
     pub(super) buckets: Vec<MoveBucket>,
     per_bucket: u64,
@@ -376,7 +382,7 @@ impl MoveIndex {
                 std::fs::write(&path, &bytes).map_err(io(&path))?;
                 let sums = offsets
                     .windows(2)
-                    .map(|w| sum_of(&bytes[w[0] as usize..w[1] as usize]))
+                    .map(|w| block_sum(&bytes[w[0] as usize..w[1] as usize]))
                     .collect();
                 drop(bytes);
                 Ok(MoveBucket {
@@ -624,7 +630,7 @@ impl<'a> BucketReader<'a> {
             }
             let base = first + k as u64 * BLOCK;
             let bytes = &self.buf[(a - from) as usize..(b - from) as usize];
-            if bucket.sums.get(k) != Some(&sum_of(bytes)) {
+            if bucket.sums.get(k) != Some(&block_sum(bytes)) {
                 return Err(corrupt(path, Damage::BadMoves { at: a as u64 }));
             }
             read_block(
@@ -1072,26 +1078,28 @@ mod tests {
             record(5, 2),
         ];
         r.sort_unstable();
-        let order: Vec<(u64, u64, u64)> = r.iter().map(|&x| split(x)).collect();
-        assert_eq!(
-            order,
-            [(0, 2, 5), (0, 9, 5), (0, 8, 10), (1, 1, 0), (1, 7, 44)]
-        );
+        let order: Vec<(u64, u64)> = r
+            .iter()
+            .map(|&x| split(x))
+            .map(|(block, pred, offset)| (block * BLOCK + offset, pred))
+            .collect();
+        assert_eq!(order, [(5, 2), (5, 9), (10, 8), (256, 1), (300, 7)]);
     }
 
     #[test]
     fn coded_blocks_read_back_by_block() {
-        // Moves into 4 blocks of a bucket starting at successor 1024, the third block empty.
-        let first = 1024;
+        // Moves into 4 blocks of a bucket starting at block 4, the third block empty.
+        let first = 4 * BLOCK;
+        let at = |block: u64, offset: u64| first + block * BLOCK + offset;
         let moves: Vec<(u64, u64)> = vec![
-            (1024, 6_000_000_000),
-            (1024, 3),
-            (1100, 3),
-            (1279, 5_752_004_348),
-            (1280, 17),
-            (1300, 17),
-            (1792, 40),
-            (1800, 2),
+            (at(0, 0), 6_000_000_000),
+            (at(0, 0), 3),
+            (at(0, 20), 3),
+            (at(0, BLOCK - 1), 5_752_004_348),
+            (at(1, 0), 17),
+            (at(1, 20), 17),
+            (at(3, 0), 40),
+            (at(3, 8), 2),
         ];
         let mut records: Vec<u64> = moves.iter().map(|&(s, p)| record(s - first, p)).collect();
         records.sort_unstable();
@@ -1114,7 +1122,7 @@ mod tests {
                     moves: Moves::File(path.clone()),
                     sums: offsets
                         .windows(2)
-                        .map(|w| sum_of(&bytes[w[0] as usize..w[1] as usize]))
+                        .map(|w| block_sum(&bytes[w[0] as usize..w[1] as usize]))
                         .collect(),
                     offsets,
                 },
@@ -1137,14 +1145,20 @@ mod tests {
                 .iter()
                 .copied()
                 .filter(|&(s, _)| {
-                    (first + 256 * start as u64..first + 256 * end as u64).contains(&s)
+                    (first + BLOCK * start as u64..first + BLOCK * end as u64).contains(&s)
                 })
                 .collect();
             want.sort_unstable();
             assert_eq!(got, want, "blocks {start}..{end}");
         }
         // Only the moves into the successors asked for.
-        for asked in [&[1024u64, 1279][..], &[1100], &[1300, 1800, 1801], &[]] {
+        let asked_sets = [
+            vec![at(0, 0), at(0, BLOCK - 1)],
+            vec![at(0, 20)],
+            vec![at(1, 20), at(3, 8), at(3, 9)],
+            vec![],
+        ];
+        for asked in &asked_sets {
             let mut got = Vec::new();
             reader
                 .for_each_into(0, 4, |s| asked.contains(&s), |s, p| got.push((s, p)))

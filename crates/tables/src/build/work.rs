@@ -13,7 +13,7 @@ pub(super) const MAX_BOUND: usize = 15;
 
 /// Positions a block holds: the unit of the block bitmaps and of the index of the scratch
 /// moves (a block of one is a block of the other).
-pub(super) const BLOCK: u64 = 256;
+pub(super) const BLOCK: u64 = 128;
 
 /// Bit 6 during rounds: a successor changed, evaluate the position.
 pub(super) const EVAL: u8 = 0x40;
