@@ -89,7 +89,7 @@ class HoyitoGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type.public_info and not iig_obs_type.perfect_recall
         ):
             return HoyitoObserver(params)
-        from open_spiel.python.observation import (  # type: ignore[import-not-found, unused-ignore]
+        from open_spiel.python.observation import (  # type: ignore[import-not-found, import-untyped, unused-ignore]
             IIGObserverForPublicInfoGame,
         )
 
