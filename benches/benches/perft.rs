@@ -1,9 +1,10 @@
-//! Move generation speed: perft from the 2x6 and 2x12 starts, and move generation over a
-//! suite of ordinary positions (every move ends within the fast path's 64 laps).
+//! Move generation speed: perft from the 2x6 and 2x12 starts, move generation over a
+//! suite of ordinary positions (every move ends within the fast path's 64 laps), and random
+//! games played through `Game`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hoyito_benches::{ordinary_positions, plain};
-use hoyito_rules::{perft, perft_parallel, Position12, Position6, Rules};
+use hoyito_rules::{perft, perft_parallel, Game, Position12, Position6, Rules};
 
 fn bench_perft(c: &mut Criterion) {
     let r6 = Rules::default();
@@ -60,5 +61,35 @@ fn bench_movegen(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_movegen);
+/// Random games through [`Game`]: each move chosen among the game's legal moves and played
+/// (the automatic pass, the end and repetition checked), as a program that plays many games
+/// does, and as the Python package's `Game.play_inplace` loop does under its interpreter.
+fn bench_games(c: &mut Criterion) {
+    let rules = Rules::default();
+    let start = Position6::start(&rules).unwrap();
+    let play = |games: u64| {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut moves = 0u64;
+        for _ in 0..games {
+            let mut g = Game::new(rules, start);
+            while !g.is_over() {
+                let legal = g.legal_moves();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mv = legal[(x % legal.len() as u64) as usize].mv;
+                g.play(mv).unwrap();
+                moves += 1;
+            }
+        }
+        moves
+    };
+    let mut g = c.benchmark_group("games");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements(play(100)));
+    g.bench_function("100 random 2x6 games, 1 thread", |b| b.iter(|| play(100)));
+    g.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_movegen, bench_games);
 criterion_main!(benches);

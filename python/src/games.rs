@@ -165,19 +165,13 @@ impl PyGame {
 
     /// The legal moves now (none once the game is over).
     fn legal_moves(&self) -> Vec<u32> {
-        if self.is_over() {
-            return Vec::new();
-        }
-        self.position().moves()
+        with_game!(&self.game, g => ints(g.legal_moves().iter().map(|c| c.mv.0)))
     }
 
     /// The legal moves now as an int: bit h - 1 is set when hole h is legal (0 once the
     /// game is over).
     fn legal_mask(&self) -> u16 {
-        if self.is_over() {
-            return 0;
-        }
-        with_game!(&self.game, g => g.position().legal_mask(g.rules()))
+        with_game!(&self.game, g => g.legal_mask())
     }
 
     /// The name of the South player in the record ("?" unless set).

@@ -2,10 +2,11 @@
 //! repetition.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::PlayError;
 use crate::options::{Rules, Side};
-use crate::position::{Child, Move, Position, Status};
+use crate::position::{Child, Move, MoveList, Position, Status};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,13 +28,20 @@ pub enum Winner {
     Draw,
 }
 
+/// Plies of a random game of 2x6 Hoyito, about (a game's lists are made this large at once).
+const TYPICAL_PLIES: usize = 128;
+
 /// A game in progress: the positions reached, the moves played, and whether it is over.
 #[derive(Clone, Debug)]
 pub struct Game<const W: usize> {
     rules: Rules,
     positions: Vec<Position<W>>,
     moves: Vec<Move>,
-    seen: HashSet<[u64; W]>,
+    seen: HashSet<[u64; W], BuildHasherDefault<BoardHasher>>,
+    /// The moves of the last position: a move played is looked up here, and the moves of
+    /// the position it leads to are generated once, for the automatic pass and for
+    /// [`Game::legal_mask`] alike.
+    legal: MoveList<W>,
     end: Option<End>,
     /// Moves taken back by [`Game::undo`], the next to redo last.
     undone: Vec<Move>,
@@ -42,14 +50,20 @@ pub struct Game<const W: usize> {
 impl<const W: usize> Game<W> {
     /// Starts a game from `start`, applying an automatic pass if the side to move has none.
     pub fn new(rules: Rules, start: Position<W>) -> Self {
-        let (p, status) = start.settle(&rules);
-        let mut seen = HashSet::new();
+        let mut legal = MoveList::default();
+        let (p, status) = start.settle_with_moves(&rules, &mut legal);
+        // Room for a typical game's positions from the start, so that a game played move by
+        // move does not grow its set and lists again and again.
+        let mut seen = HashSet::with_capacity_and_hasher(TYPICAL_PLIES, Default::default());
         seen.insert(p.board_key());
+        let mut positions = Vec::with_capacity(TYPICAL_PLIES);
+        positions.push(p);
         Game {
             rules,
-            positions: vec![p],
-            moves: Vec::new(),
+            positions,
+            moves: Vec::with_capacity(TYPICAL_PLIES),
             seen,
+            legal,
             end: (status == Status::Over).then_some(End::NoMoves),
             undone: Vec::new(),
         }
@@ -78,6 +92,34 @@ impl<const W: usize> Game<W> {
     /// Why the game ended, or `None` while it goes on.
     pub fn end(&self) -> Option<End> {
         self.end
+    }
+
+    /// The legal moves of the side to move, with their results (none once the game is over).
+    pub fn legal_moves(&self) -> &[Child<W>] {
+        if self.is_over() {
+            &[]
+        } else {
+            self.legal.children()
+        }
+    }
+
+    /// The legal moves as bits: bit `k - 1` is set when hole `k` is legal (0 once the game
+    /// is over). Kept with the game: no move is generated.
+    ///
+    /// ```
+    /// use hoyito_rules::{Game, Move, Position6, Rules};
+    /// let r = Rules::default();
+    /// let mut g = Game::new(r, Position6::start(&r).unwrap());
+    /// assert_eq!(g.legal_mask(), 0b111111);
+    /// g.play(Move(1)).unwrap();
+    /// assert_eq!(g.legal_mask(), g.position().legal_mask(&r));
+    /// ```
+    pub fn legal_mask(&self) -> u16 {
+        if self.is_over() {
+            0
+        } else {
+            self.legal.mask()
+        }
     }
 
     /// Whether the game is over.
@@ -131,6 +173,7 @@ impl<const W: usize> Game<W> {
             self.seen.remove(&p.board_key());
         }
         self.end = None;
+        self.position().moves_into(&self.rules, &mut self.legal);
         self.undone.push(mv);
         Some(mv)
     }
@@ -155,8 +198,14 @@ impl<const W: usize> Game<W> {
         if self.is_over() {
             return Err(PlayError::GameOver);
         }
-        let child = self.position().play(&self.rules, mv)?;
-        let (next, status) = child.position.settle(&self.rules);
+        let child = match self.legal.get(mv) {
+            Some(c) => *c,
+            // Not a legal move: the position says why.
+            None => self.position().play(&self.rules, mv)?,
+        };
+        let (next, status) = child
+            .position
+            .settle_with_moves(&self.rules, &mut self.legal);
         self.moves.push(mv);
         self.positions.push(next);
         if status == Status::Over {
@@ -165,5 +214,31 @@ impl<const W: usize> Game<W> {
             self.end = Some(End::Repetition);
         }
         Ok(child)
+    }
+}
+
+/// The hasher of the positions seen in a game: one multiply a word (the keys are boards a
+/// game reached, not chosen to collide, and a set of them is small).
+#[derive(Default)]
+pub(crate) struct BoardHasher(u64);
+
+impl Hasher for BoardHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.write_u64(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        for &b in words.remainder() {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }

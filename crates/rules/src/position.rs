@@ -105,7 +105,7 @@ impl<const W: usize> Child<W> {
 }
 
 /// The legal moves of a position with their results, and the moves whose sowing never ends.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct MoveList<const W: usize> {
     children: [Child<W>; MAX_HOLES],
     len: u8,
@@ -134,6 +134,13 @@ impl<const W: usize> MoveList<W> {
     /// The result of move `mv`, if it is legal.
     pub fn get(&self, mv: Move) -> Option<&Child<W>> {
         self.children().iter().find(|c| c.mv == mv)
+    }
+    /// The legal moves as bits: bit `k - 1` is set when hole `k` is legal (as
+    /// [`Position::legal_mask`]).
+    pub fn mask(&self) -> u16 {
+        self.children()
+            .iter()
+            .fold(0, |m, c| m | 1 << (c.mv.hole() - 1))
     }
 }
 
@@ -702,13 +709,19 @@ impl<const W: usize> Position<W> {
     /// endless ones. Passing is not a move: an empty list means the side must pass.
     #[inline]
     pub fn moves(&self, rules: &Rules) -> MoveList<W> {
+        let mut list = MoveList::default();
+        self.moves_into(rules, &mut list);
+        list
+    }
+
+    /// [`Position::moves`] written over `list` (whatever it held), without building a new
+    /// list: for a caller that keeps one.
+    #[inline]
+    pub fn moves_into(&self, rules: &Rules, list: &mut MoveList<W>) {
         let holes = self.holes();
         let start = self.side_to_move().index() * holes;
-        let mut list = MoveList {
-            children: [Child::default(); MAX_HOLES],
-            len: 0,
-            endless: 0,
-        };
+        list.len = 0;
+        list.endless = 0;
         for k in 1..=holes {
             if self.get(start + k - 1) == 0 {
                 continue;
@@ -721,7 +734,6 @@ impl<const W: usize> Position<W> {
                 None => list.endless |= 1 << k,
             }
         }
-        list
     }
 
     /// Calls `f` with the result of every legal move, in hole order. Faster than
@@ -807,6 +819,23 @@ impl<const W: usize> Position<W> {
         match self.passed(rules) {
             Some(other) => (other, Status::ToMove),
             None => (*self, Status::Over),
+        }
+    }
+
+    /// [`Position::settle`], writing the moves of the settled position into `list` (none
+    /// when the game is over): for a caller that needs them next, at the cost of generating
+    /// every move once.
+    pub fn settle_with_moves(&self, rules: &Rules, list: &mut MoveList<W>) -> (Self, Status) {
+        self.moves_into(rules, list);
+        if !list.is_empty() {
+            return (*self, Status::ToMove);
+        }
+        let other = self.with_side_flipped();
+        other.moves_into(rules, list);
+        if list.is_empty() {
+            (*self, Status::Over)
+        } else {
+            (other, Status::ToMove)
         }
     }
 

@@ -195,3 +195,69 @@ fn hoyito2_takes_a_fixed_last_four_award() {
         assert_eq!(game.winner(), Some(winner), "{last_four}");
     }
 }
+
+/// The moves a game keeps for its current position are the position's own, after every move,
+/// pass, end, undo and redo; and a move that is not legal is refused with the position's
+/// reason, leaving the game as it was.
+#[test]
+fn the_kept_moves_are_the_positions_moves_through_play_undo_and_redo() {
+    let mut rng = Rng(0x0dd_ba11_5eed);
+    let mut passes = 0;
+    for (variant, holes, seeds) in [
+        (Variant::Hoyito2, 6, 4),
+        (Variant::Hoyito3, 6, 4),
+        (Variant::Hoyito2, 3, 2),
+        (Variant::Hoyito3, 2, 3),
+    ] {
+        let rules = Rules::new(
+            variant,
+            holes,
+            seeds,
+            LastFour::Capturer,
+            hoyito_rules::CaptureSide::Any,
+        )
+        .unwrap();
+        for _ in 0..100 {
+            let mut game = Game::new(rules, Position6::start(&rules).unwrap());
+            loop {
+                let p = game.position();
+                let expected = if game.is_over() {
+                    0
+                } else {
+                    p.legal_mask(&rules)
+                };
+                assert_eq!(game.legal_mask(), expected, "{p}");
+                let kept: Vec<_> = game.legal_moves().to_vec();
+                if game.is_over() {
+                    assert!(kept.is_empty());
+                    break;
+                }
+                assert_eq!(kept, p.moves(&rules).children());
+                for k in 0..=holes as u8 + 1 {
+                    if k == 0 || expected & 1 << (k - 1) == 0 {
+                        let before = game.positions().len();
+                        assert_eq!(
+                            game.play(Move(k)).unwrap_err(),
+                            p.play(&rules, Move(k)).unwrap_err()
+                        );
+                        assert_eq!(game.positions().len(), before);
+                    }
+                }
+                let mv = kept[(rng.next() % kept.len() as u64) as usize].mv;
+                let child = game.play(mv).unwrap();
+                // The settled position's side differs from the child's after a pass.
+                passes += (!game.is_over()
+                    && child.position.side_to_move() != game.position().side_to_move())
+                    as u32;
+                if rng.next().is_multiple_of(4) {
+                    let after = game.legal_mask();
+                    assert_eq!(game.undo(), Some(mv));
+                    assert_eq!(game.legal_mask(), p.legal_mask(&rules));
+                    assert_eq!(game.redo().unwrap(), Some(mv));
+                    assert_eq!(game.legal_mask(), after);
+                }
+            }
+        }
+    }
+    assert!(passes > 0, "random games include passes");
+}
