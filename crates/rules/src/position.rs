@@ -902,6 +902,73 @@ fn shl_lanes<const W: usize>(x: &[u64; W], k: usize) -> [u64; W] {
     out
 }
 
+impl Position<2> {
+    /// The board as one 128-bit value: the seeds of hole `i` (`0 .. 2H`, sowing order, South's
+    /// row first) in byte `i`, little-endian; the bytes past the board are 0. A fast way in and
+    /// out of a position for code that packs boards itself (see [`Position::from_board_bits`]).
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "1,2,3,4,5,6/7,8,9,0,1,2 N").unwrap();
+    /// let bytes = p.board_bits().to_le_bytes();
+    /// assert_eq!(bytes[..12], [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2]);
+    /// assert_eq!(bytes[12..], [0; 4]);
+    /// ```
+    #[inline(always)]
+    pub fn board_bits(&self) -> u128 {
+        self.as_u128() & ((1u128 << (8 * 2 * self.holes())) - 1)
+    }
+
+    /// The position of `side` to move with no seeds captured and the board `bits`, as
+    /// [`Position::board_bits`] gives it, under `rules`. Errors as [`Position::from_rows`]:
+    /// a byte set past the board of `rules` ([`PositionError::HolesMismatch`]), more seeds than
+    /// the game holds.
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules, Side};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "1,2,3,4,5,6/7,8,9,0,1,2 N").unwrap();
+    /// assert_eq!(Position6::from_board_bits(&r, p.board_bits(), Side::North), Ok(p));
+    /// assert!(Position6::from_board_bits(&r, 1 << 96, Side::South).is_err());
+    /// ```
+    #[inline(always)]
+    pub fn from_board_bits(rules: &Rules, bits: u128, side: Side) -> Result<Self, PositionError> {
+        let h = rules.holes();
+        if h > Self::MAX_HOLES {
+            return Err(PositionError::TooLargeForType {
+                holes: h,
+                max: Self::MAX_HOLES,
+            });
+        }
+        let past = bits >> (8 * 2 * h);
+        if past != 0 {
+            // The board needs more holes than the rules have.
+            let last = 2 * h + (127 - past.leading_zeros() as usize) / 8;
+            return Err(PositionError::HolesMismatch {
+                diagram: last / 2 + 1,
+                rules: h,
+            });
+        }
+        let found = bits
+            .to_le_bytes()
+            .iter()
+            .map(|&b| b as usize)
+            .sum::<usize>();
+        if found > rules.total_seeds() {
+            return Err(PositionError::TooManySeeds {
+                found,
+                allowed: rules.total_seeds(),
+            });
+        }
+        let mut p = Position { lanes: [0; 2] };
+        p.set_u128(
+            bits | (h as u128) << (8 * Self::HOLES_LANE) | (side as u128) << (8 * Self::SIDE_LANE),
+        );
+        Ok(p)
+    }
+}
+
 impl<const W: usize> fmt::Display for Position<W> {
     /// The notation of RULES.md, captured counts included.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -31,8 +31,9 @@ pub struct Layout {
     seeds: usize,
     sides: usize,
     per_side: u64,
-    /// `binom[j][q] = C(q + j - 1, j)` for `j` in `1 .. 2H`, `q` in `0 ..= seeds`.
-    binom: Vec<[u64; MAX_BOARD]>,
+    /// `binom[q][j] = C(q + j - 1, j)` for `j` in `1 .. 2H`, `q` in `0 ..= seeds` (0 beyond):
+    /// a row for every byte value, so that a prefix sum read from a byte needs no bounds check.
+    binom: Box<[[u64; MAX_BOARD]; 256]>,
 }
 
 /// `C(n, k)` in `u128` (exact for every board this crate handles).
@@ -61,8 +62,8 @@ impl Layout {
         if per_side * sides as u128 > u64::MAX as u128 / 2 {
             return None;
         }
-        let mut binom = vec![[0u64; MAX_BOARD]; seeds + 1];
-        for (q, row) in binom.iter_mut().enumerate() {
+        let mut binom = Box::new([[0u64; MAX_BOARD]; 256]);
+        for (q, row) in binom.iter_mut().enumerate().take(seeds + 1) {
             for (j, cell) in row.iter_mut().enumerate().take(k).skip(1) {
                 *cell = choose((q + j - 1) as u64, j as u64) as u64;
             }
@@ -100,15 +101,24 @@ impl Layout {
     /// The index of `p` (which has this layout's seeds and holes), with its side to move.
     #[inline(always)]
     pub(crate) fn index_of(&self, p: &Position6) -> u64 {
-        let k = 2 * self.holes;
-        let side = p.side_to_move().index();
-        let mut board = [0u8; MAX_BOARD];
-        let shift = side * self.holes;
-        for (i, b) in board.iter_mut().enumerate().take(k) {
-            let j = i + shift;
-            *b = p.seeds(if j >= k { j - k } else { j });
+        // The 2x6 board gets its own copy, with the row length a constant.
+        if self.holes == 6 {
+            self.index_with(p, 6)
+        } else {
+            self.index_with(p, self.holes)
         }
-        let r = self.rank(&board[..k]);
+    }
+
+    /// [`Layout::index_of`], the layout's holes a row given as `holes` (a constant where
+    /// [`Layout::index_of`] inlines it).
+    #[inline(always)]
+    fn index_with(&self, p: &Position6, holes: usize) -> u64 {
+        let side = p.side_to_move().index();
+        let mut bits = p.board_bits();
+        if side == 1 {
+            bits = swap_rows(bits, holes);
+        }
+        let r = self.rank_bits(bits, holes);
         if self.sides == 2 {
             side as u64 * self.per_side + r
         } else {
@@ -128,14 +138,21 @@ impl Layout {
         side: usize,
         board: &[u8; MAX_BOARD],
     ) -> Position6 {
-        let (first, second) = board[..2 * self.holes].split_at(self.holes);
-        let (south, north, side) = if side == 0 {
-            (first, second, Side::South)
+        let mut bytes = [0u8; 16];
+        bytes[..MAX_BOARD].copy_from_slice(board);
+        let mut bits = u128::from_le_bytes(bytes);
+        let side = if side == 0 {
+            Side::South
         } else {
-            (second, first, Side::North)
+            bits = if self.holes == 6 {
+                swap_rows(bits, 6)
+            } else {
+                swap_rows(bits, self.holes)
+            };
+            Side::North
         };
         // The board fits the build rules (checked before the build), so this cannot fail.
-        Position6::from_rows(rules, south, north, side, [0, 0]).unwrap_or_default()
+        Position6::from_board_bits(rules, bits, side).unwrap_or_default()
     }
 
     /// The rank of a board given in the mover's view (`2H` holes summing to `seeds`).
@@ -147,6 +164,28 @@ impl Layout {
         for (j, &b) in board.iter().enumerate().take(k - 1) {
             q += b as usize;
             r += self.binom[q][j + 1];
+        }
+        r
+    }
+
+    /// [`Layout::rank`] of a board given as [`Position::board_bits`] gives one (hole `i` in
+    /// byte `i`, mover's view). The prefix sums of the holes are made by two multiplications
+    /// (byte `i` of `x * 0x0101..01` is the sum of bytes `0 ..= i`, as no sum exceeds the
+    /// layer's seeds, at most 255), then looked up independently of one another.
+    ///
+    /// [`Position::board_bits`]: hoyito_rules::Position::board_bits
+    #[inline(always)]
+    pub(crate) fn rank_bits(&self, bits: u128, holes: usize) -> u64 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        let low = lo.wrapping_mul(ONES);
+        let high = hi
+            .wrapping_mul(ONES)
+            .wrapping_add((low >> 56).wrapping_mul(ONES));
+        let prefix = (low as u128 | (high as u128) << 64).to_le_bytes();
+        let mut r = 0u64;
+        for j in 1..2 * holes {
+            r += self.binom[prefix[j - 1] as usize][j];
         }
         r
     }
@@ -213,13 +252,23 @@ impl Layout {
     }
 }
 
+/// A board as [`Position::board_bits`] holds it (hole `i` in byte `i`) with its rows of
+/// `holes` exchanged: the absolute board from North's view, or back.
+///
+/// [`Position::board_bits`]: hoyito_rules::Position::board_bits
+#[inline(always)]
+fn swap_rows(bits: u128, holes: usize) -> u128 {
+    let row = 8 * holes as u32;
+    (bits >> row | bits << row) & ((1u128 << (2 * row)) - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn rank_unrank_next_agree() {
-        for (holes, seeds) in [(2, 0), (2, 5), (3, 8), (4, 6), (6, 4)] {
+        for (holes, seeds) in [(2, 0), (2, 5), (3, 8), (4, 6), (5, 5), (6, 4), (2, 255)] {
             let l = Layout::new(holes, seeds, 1).unwrap();
             let mut walk = [0u8; MAX_BOARD];
             l.unrank(0, &mut walk);
@@ -229,8 +278,45 @@ mod tests {
                 assert_eq!(b, walk, "holes {holes} seeds {seeds} rank {r}");
                 assert_eq!(b.iter().map(|&x| x as usize).sum::<usize>(), seeds);
                 assert_eq!(l.rank(&b[..2 * holes]), r);
+                let mut bytes = [0u8; 16];
+                bytes[..MAX_BOARD].copy_from_slice(&b);
+                assert_eq!(l.rank_bits(u128::from_le_bytes(bytes), holes), r);
                 let more = l.next(&mut walk);
                 assert_eq!(more, r + 1 < l.per_side());
+            }
+        }
+    }
+
+    /// `position_of` builds the position of the rows in the mover's view, and `index_of` gives
+    /// back the index it came from, for both sides to move.
+    #[test]
+    fn positions_and_indices_agree() {
+        use hoyito_rules::{CaptureSide, LastFour, Variant};
+        for (holes, seeds) in [(2, 7), (3, 8), (5, 6), (6, 9)] {
+            let rules = Rules::new(
+                Variant::Hoyito2,
+                holes,
+                4,
+                LastFour::Capturer,
+                CaptureSide::Any,
+            )
+            .unwrap();
+            let l = Layout::new(holes, seeds, 2).unwrap();
+            let step = (l.per_side() / 997).max(1);
+            for side in 0..2 {
+                for r in (0..l.per_side()).step_by(step as usize) {
+                    let mut b = [0u8; MAX_BOARD];
+                    l.unrank(r, &mut b);
+                    let p = l.position_of(&rules, side, &b);
+                    let (mover, other) = b[..2 * holes].split_at(holes);
+                    let expected = if side == 0 {
+                        Position6::from_rows(&rules, mover, other, Side::South, [0, 0])
+                    } else {
+                        Position6::from_rows(&rules, other, mover, Side::North, [0, 0])
+                    };
+                    assert_eq!(p, expected.unwrap());
+                    assert_eq!(l.index_of(&p), side as u64 * l.per_side() + r);
+                }
             }
         }
     }
