@@ -8,6 +8,7 @@
 #[cfg(feature = "mpi")]
 mod distributed;
 mod operator;
+mod order;
 mod rounds;
 mod scratch;
 mod sweep;
@@ -505,6 +506,8 @@ fn solve_layer(
     let mut bytes = work::alloc(count)?;
     let work = work::atomic(&mut bytes);
     let ctx = Ctx::new(rules, &layout, step as i32, Cells::whole(work), lower);
+    // One process: the first round can skip what the sweep's order already passed on.
+    ctx.order.keep();
     progress.layer_start(n, count);
     progress.layer_plan(n, count, moves_at.is_some());
     let mut stats = LayerStats::started(n, count);

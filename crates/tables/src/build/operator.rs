@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use hoyito_rules::{Position6, Rules};
 use rayon::prelude::*;
 
+use super::order::SweepOrder;
 use super::work::{bottom, Blocks, Cells, Packing};
 use crate::error::{Inconsistency, TableError};
 use crate::format::Layer;
@@ -41,6 +42,8 @@ pub(super) struct Ctx<'a> {
     pub(super) next_changed: Blocks,
     /// One bit per block: the block holds a position marked to evaluate.
     pub(super) eval_blocks: Blocks,
+    /// The order of the chunks of the sweep that writes the moves, for the first round.
+    pub(super) order: SweepOrder,
 }
 
 /// A position's moves, generated and with their successors' bytes prefetched, waiting to
@@ -79,6 +82,7 @@ impl<'a> Ctx<'a> {
             changed_blocks: Blocks::new(count),
             next_changed: Blocks::new(count),
             eval_blocks: Blocks::new(count),
+            order: SweepOrder::new(layout),
         }
     }
 

@@ -29,6 +29,8 @@ impl Ctx<'_> {
     /// evaluated and those that rose.
     pub(super) fn round(&self, pk: Packing, moves: &MoveIndex) -> Result<(u64, u64), TableError> {
         self.mark_predecessors(pk.without_final(), moves)?;
+        // The sweep's order concerns the sweep's changes only.
+        self.order.forget();
         let counts = self.evaluate_marked(pk.without_final());
         self.hand_on_marks();
         Ok(counts)
@@ -92,8 +94,16 @@ impl Ctx<'_> {
     ///
     /// A marked position whose mover's bound is positive was raised in this pass, and only
     /// that ([`Ctx::evaluate_marked`]).
+    ///
+    /// In the first round, a predecessor that the sweep evaluated after `c` already read
+    /// `c`'s change and is left alone ([`SweepOrder::read_after`]).
+    ///
+    /// [`SweepOrder::read_after`]: super::order::SweepOrder::read_after
     #[inline(always)]
     fn pass_on(&self, tail: Packing, c: u64, p: u64) {
+        if self.order.read_after(c, p) {
+            return;
+        }
         let w = self.cells.get(c).load(Relaxed);
         let (c_lo, c_hi) = (tail.lo(w), tail.hi(w));
         let cell = self.cells.get(p);

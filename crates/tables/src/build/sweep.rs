@@ -41,6 +41,10 @@ impl Ctx<'_> {
                 return;
             }
             let mut local = 0u64;
+            let ordered = sink.is_some() && self.order.kept();
+            if ordered {
+                self.order.begin(side, start);
+            }
             // The piece's moves, as `MoveSink::write` takes them.
             let first = side as u64 * self.layout.per_side() + start;
             let mut moves: Vec<u64> = Vec::new();
@@ -75,6 +79,9 @@ impl Ctx<'_> {
                     }
                 },
             );
+            if ordered {
+                self.order.end(side, start);
+            }
             if let Some(s) = sink {
                 s.write(first, &mut moves);
             }
