@@ -606,10 +606,10 @@ impl<const W: usize> Position<W> {
 
     /// Plays the sowing from hole `origin` (an index `0 .. 2H` with seeds) through all its
     /// relay laps. Returns the board after the last lap and the hole where it ended, with
-    /// whether that ending is a capture; `None` if the sowing never ends.
+    /// whether that ending is a capture; `None` if the sowing never ends. `holes` is
+    /// [`Position::holes`], passed down so that a caller can make it a constant.
     #[inline(always)]
-    fn sow(&self, rules: &Rules, origin: usize) -> Option<(Self, usize, bool)> {
-        let holes = self.holes();
+    fn sow(&self, rules: &Rules, origin: usize, holes: usize) -> Option<(Self, usize, bool)> {
         let n = 2 * holes;
         let mover_start = self.side_to_move().index() * holes;
         let opponent_only = rules.capture_side() == CaptureSide::Opponent;
@@ -640,15 +640,14 @@ impl<const W: usize> Position<W> {
     }
 
     /// Plays move `hole` (1-based) without checking that the hole is the mover's and
-    /// non-empty. `None` if the sowing never ends.
+    /// non-empty. `None` if the sowing never ends. `holes` as in [`Position::sow`].
     #[inline(always)]
-    fn play_index(&self, rules: &Rules, hole: usize) -> Option<Child<W>> {
-        let holes = self.holes();
+    fn play_index(&self, rules: &Rules, hole: usize, holes: usize) -> Option<Child<W>> {
         let n = 2 * holes;
         let mover = self.side_to_move();
         let mover_start = mover.index() * holes;
         let before = self.seeds_on_board();
-        let (mut p, landing, capture) = self.sow(rules, mover_start + hole - 1)?;
+        let (mut p, landing, capture) = self.sow(rules, mover_start + hole - 1, holes)?;
         let mut captured = 0u32;
         let mut awarded = 0u32;
         let mut gain = 0i16;
@@ -718,7 +717,15 @@ impl<const W: usize> Position<W> {
     /// list: for a caller that keeps one.
     #[inline]
     pub fn moves_into(&self, rules: &Rules, list: &mut MoveList<W>) {
-        let holes = self.holes();
+        // The 2x6 board with its size a constant (see `for_each_child`).
+        match self.holes() {
+            6 => self.moves_into_h(rules, list, 6),
+            holes => self.moves_into_h(rules, list, holes),
+        }
+    }
+
+    #[inline(always)]
+    fn moves_into_h(&self, rules: &Rules, list: &mut MoveList<W>, holes: usize) {
         let start = self.side_to_move().index() * holes;
         list.len = 0;
         list.endless = 0;
@@ -726,7 +733,7 @@ impl<const W: usize> Position<W> {
             if self.get(start + k - 1) == 0 {
                 continue;
             }
-            match self.play_index(rules, k) {
+            match self.play_index(rules, k, holes) {
                 Some(c) => {
                     list.children[list.len as usize] = c;
                     list.len += 1;
@@ -740,11 +747,20 @@ impl<const W: usize> Position<W> {
     /// [`Position::moves`] when the list is not kept.
     #[inline]
     pub fn for_each_child(&self, rules: &Rules, mut f: impl FnMut(&Child<W>)) {
-        let holes = self.holes();
+        // The 2x6 board gets its own copy of the move generator, the board's size a
+        // constant in every lap (the table of a lap's seeds, the wrap, the capture chain).
+        match self.holes() {
+            6 => self.for_each_child_h(rules, &mut f, 6),
+            holes => self.for_each_child_h(rules, &mut f, holes),
+        }
+    }
+
+    #[inline(always)]
+    fn for_each_child_h(&self, rules: &Rules, f: &mut impl FnMut(&Child<W>), holes: usize) {
         let start = self.side_to_move().index() * holes;
         for k in 1..=holes {
             if self.get(start + k - 1) != 0 {
-                if let Some(c) = self.play_index(rules, k) {
+                if let Some(c) = self.play_index(rules, k, holes) {
                     f(&c);
                 }
             }
@@ -757,7 +773,7 @@ impl<const W: usize> Position<W> {
         let holes = self.holes();
         let start = self.side_to_move().index() * holes;
         (start..start + holes)
-            .filter(|&i| self.get(i) != 0 && self.sow(rules, i).is_some())
+            .filter(|&i| self.get(i) != 0 && self.sow(rules, i, holes).is_some())
             .count()
     }
 
@@ -773,11 +789,18 @@ impl<const W: usize> Position<W> {
     /// ```
     #[inline]
     pub fn legal_mask(&self, rules: &Rules) -> u16 {
-        let holes = self.holes();
+        match self.holes() {
+            6 => self.legal_mask_h(rules, 6),
+            holes => self.legal_mask_h(rules, holes),
+        }
+    }
+
+    #[inline(always)]
+    fn legal_mask_h(&self, rules: &Rules, holes: usize) -> u16 {
         let start = self.side_to_move().index() * holes;
         let mut mask = 0;
         for k in 0..holes {
-            if self.get(start + k) != 0 && self.sow(rules, start + k).is_some() {
+            if self.get(start + k) != 0 && self.sow(rules, start + k, holes).is_some() {
                 mask |= 1 << k;
             }
         }
@@ -788,7 +811,8 @@ impl<const W: usize> Position<W> {
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
         let holes = self.holes();
         let start = self.side_to_move().index() * holes;
-        (1..=holes).any(|k| self.get(start + k - 1) != 0 && self.play_index(rules, k).is_some())
+        (1..=holes)
+            .any(|k| self.get(start + k - 1) != 0 && self.play_index(rules, k, holes).is_some())
     }
 
     /// The position after the automatic pass of a side to move that has no legal move: the
@@ -858,7 +882,8 @@ impl<const W: usize> Position<W> {
         if self.seeds_in(self.side_to_move(), k) == 0 {
             return Err(PlayError::EmptyHole(k));
         }
-        self.play_index(rules, k).ok_or(PlayError::Endless(k))
+        self.play_index(rules, k, holes)
+            .ok_or(PlayError::Endless(k))
     }
 
     /// Whether the board holds more than 4 seeds. Play never reaches a board with 4 or fewer

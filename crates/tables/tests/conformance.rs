@@ -61,8 +61,14 @@ fn rounds_equal_sweeps_on_2x6() {
     // leaves out the predecessors the sweep evaluated after their successors' changes.
     for at in [2, 1] {
         let b = tempfile::tempdir().unwrap();
-        let stats =
-            build_with(b.path(), &rules, 12, &opts(Method::MovesAtSweep(at)), &Quiet).unwrap();
+        let stats = build_with(
+            b.path(),
+            &rules,
+            12,
+            &opts(Method::MovesAtSweep(at)),
+            &Quiet,
+        )
+        .unwrap();
         assert!(stats
             .iter()
             .all(|s| s.rounds > 0 && s.scratch_bytes > 0 && s.scratch_moves > 0));
@@ -70,7 +76,11 @@ fn rounds_equal_sweeps_on_2x6() {
         assert_eq!(t.layers().count(), 2);
         for (la, lb) in t.layers().zip(u.layers()) {
             // Headers differ in sweeps, rounds and time; the values must be the same.
-            assert_eq!(la.header().histogram, lb.header().histogram, "moves at sweep {at}");
+            assert_eq!(
+                la.header().histogram,
+                lb.header().histogram,
+                "moves at sweep {at}"
+            );
             assert_eq!(la.header().payload_checksum, lb.header().payload_checksum);
         }
     }
