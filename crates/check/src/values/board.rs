@@ -60,6 +60,12 @@ impl Index {
 
     /// The position of index `i` (`< count`): its absolute board and side to move.
     pub(super) fn position(&self, i: u64) -> (Board, Side) {
+        let (view, side) = self.view_of(i);
+        (self.absolute(&view, side), side)
+    }
+
+    /// The board of index `i` in the mover's view, and the side to move.
+    fn view_of(&self, i: u64) -> (Board, Side) {
         let k = 2 * self.holes;
         let (side, mut r) = if i >= self.per_side {
             (Side::North, i - self.per_side)
@@ -81,13 +87,93 @@ impl Index {
         for (h, cell) in view.iter_mut().enumerate().take(k) {
             *cell = (prefix[h + 1] - prefix[h]) as u8;
         }
+        (view, side)
+    }
+
+    /// The absolute board of `view`, a board in the view of `side`.
+    fn absolute(&self, view: &Board, side: Side) -> Board {
+        let k = 2 * self.holes;
         let shift = if side == Side::South { 0 } else { self.holes };
         let mut board = [0u8; BOARD];
         for (h, &seeds) in view.iter().enumerate().take(k) {
             let at = h + shift;
             board[if at >= k { at - k } else { at }] = seeds;
         }
-        (board, side)
+        board
+    }
+
+    /// A walk over the positions from index `i` on, each found from the one before it
+    /// rather than from its index ([`Walk::next`], [`Walk::seek`]).
+    pub(super) fn walk_from(&self, i: u64) -> Walk<'_> {
+        let (view, side) = self.view_of(i);
+        Walk {
+            index: self,
+            view,
+            side,
+            at: i,
+        }
+    }
+}
+
+/// Consecutive positions of a layer (see [`Index::walk_from`]).
+pub(super) struct Walk<'a> {
+    index: &'a Index,
+    /// The board of index `at`, in the view of `side`.
+    view: Board,
+    side: Side,
+    at: u64,
+}
+
+/// Indices a [`Walk::seek`] steps through rather than finding the board from the index.
+const SEEK_STEPS: u64 = 16;
+
+impl Walk<'_> {
+    /// The position the walk is at (absolute board, side to move); then steps to the next
+    /// index.
+    pub(super) fn next(&mut self) -> (Board, Side) {
+        let here = (self.index.absolute(&self.view, self.side), self.side);
+        self.step();
+        here
+    }
+
+    /// The position of index `i`, then steps past it: by steps from where the walk is when
+    /// `i` is a little ahead, else from `i` itself.
+    pub(super) fn seek(&mut self, i: u64) -> (Board, Side) {
+        if i >= self.at && i - self.at <= SEEK_STEPS {
+            while self.at < i {
+                self.step();
+            }
+        } else {
+            *self = self.index.walk_from(i);
+        }
+        self.next()
+    }
+
+    /// Steps to the next index. The next board in the index's order: the first hole after
+    /// hole 0 that holds seeds gives one to the hole before it, which also takes every seed
+    /// of the holes before it (its bar moves one place up, the bars below it go back to the
+    /// bottom).
+    fn step(&mut self) {
+        self.at += 1;
+        let per_side = self.index.per_side;
+        if self.at.is_multiple_of(per_side) {
+            // The last board of a side: the next index, if any, is North's first.
+            if self.at < self.index.count() {
+                *self = self.index.walk_from(self.at);
+            }
+            return;
+        }
+        let k = 2 * self.index.holes;
+        let mut below = self.view[0];
+        for j in 1..k {
+            if self.view[j] > 0 {
+                self.view[..j - 1].fill(0);
+                self.view[j - 1] = below + 1;
+                self.view[j] -= 1;
+                return;
+            }
+            below += self.view[j];
+        }
     }
 }
 
@@ -243,6 +329,33 @@ mod tests {
                 let shift = if side == Side::South { 0 } else { holes };
                 let view: Vec<u8> = (0..k).map(|h| board[(h + shift) % k]).collect();
                 assert_eq!(rank(&view), i % index.per_side);
+            }
+        }
+    }
+
+    /// A walk gives the positions of consecutive indices, across the two sides.
+    #[test]
+    fn a_walk_steps_through_the_indices() {
+        for (holes, seeds, sides) in [(2, 5, 2), (3, 8, 2), (6, 4, 1), (4, 6, 2)] {
+            let index = Index::new(holes, seeds, sides).unwrap();
+            let n = index.count();
+            for start in [0, 1, n / 3, index.per_side - 1] {
+                let mut walk = index.walk_from(start);
+                for i in start..n {
+                    assert_eq!(walk.next(), index.position(i), "{holes} {seeds} {i}");
+                }
+                // Seeking forwards, by steps and by jumps, and backwards.
+                let mut walk = index.walk_from(start);
+                let mut i = start;
+                for gap in [0, 1, 5, 16, 17, 40, 2, 0, 300].iter().cycle().take(200) {
+                    i += gap;
+                    if i >= n {
+                        break;
+                    }
+                    assert_eq!(walk.seek(i), index.position(i), "{holes} {seeds} {i}");
+                    i += 1;
+                }
+                assert_eq!(walk.seek(start), index.position(start));
             }
         }
     }

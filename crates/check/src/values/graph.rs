@@ -320,7 +320,9 @@ impl<'a> LayerGraph<'a> {
             .into_par_iter()
             .map(|c| -> Result<FirstPass, CheckError> {
                 let mut s = FirstPass::new(codes);
+                let mut walk = self.index.walk_from(c * CHUNK);
                 for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    let (board, side) = walk.next();
                     let code = self.values.code(i) as usize;
                     if code >= codes {
                         s.fault(Fault::Range, i);
@@ -332,7 +334,6 @@ impl<'a> LayerGraph<'a> {
                         s.fault(Fault::Range, i);
                         continue;
                     }
-                    let (board, side) = self.index.position(i);
                     let moves = self.moves(&board, side)?;
                     let moves = moves.as_slice();
                     let best = moves.iter().map(|&e| self.worth(e)).max().unwrap_or(0);
@@ -416,12 +417,17 @@ impl<'a> LayerGraph<'a> {
             .map(|c| -> Result<u64, CheckError> {
                 let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 let (mut seen, mut g) = (0u64, 0u64);
+                // Forwards, the boards are found by steps from the last one visited.
+                let mut walk = (!backwards).then(|| self.index.walk_from(lo));
                 let mut visit = |i: u64| -> Result<(), CheckError> {
                     if done.get(i) {
                         return Ok(());
                     }
                     seen += 1;
-                    let (board, side) = self.index.position(i);
+                    let (board, side) = match &mut walk {
+                        Some(w) => w.seek(i),
+                        None => self.index.position(i),
+                    };
                     let moves = self.moves(&board, side)?;
                     if self.grounded(done, self.values.value(i), moves.as_slice()) {
                         done.set(i);
