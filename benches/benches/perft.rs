@@ -62,7 +62,8 @@ fn bench_movegen(c: &mut Criterion) {
 }
 
 /// Random games through [`Game`]: each move chosen among the game's legal moves and played
-/// (the automatic pass, the end and repetition checked), as a program that plays many games
+/// keeping the next moves (the automatic pass, the end and repetition checked), as a
+/// program that plays many games
 /// does, and as the Python package's `Game.play_inplace` loop does under its interpreter.
 fn bench_games(c: &mut Criterion) {
     let rules = Rules::default();
@@ -78,7 +79,7 @@ fn bench_games(c: &mut Criterion) {
                 x ^= x >> 7;
                 x ^= x << 17;
                 let mv = legal[(x % legal.len() as u64) as usize].mv;
-                g.play(mv).unwrap();
+                g.play_keeping_moves(mv).unwrap();
                 moves += 1;
             }
         }

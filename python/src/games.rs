@@ -164,8 +164,8 @@ impl PyGame {
     }
 
     /// The legal moves now (none once the game is over).
-    fn legal_moves(&self) -> Vec<u32> {
-        with_game!(&self.game, g => ints(g.legal_moves().iter().map(|c| c.mv.0)))
+    fn legal_moves(&mut self) -> Vec<u32> {
+        with_game!(&mut self.game, g => ints(g.legal_moves().iter().map(|c| c.mv.0)))
     }
 
     /// The legal moves now as an int: bit h - 1 is set when hole h is legal (0 once the
@@ -200,9 +200,7 @@ impl PyGame {
     /// or a move after the end, raises ValueError and changes nothing. Forgets the moves
     /// redo() could have played.
     fn push(&mut self, hole: Int) -> PyResult<()> {
-        let h = hole
-            .signed::<u8>("hole")
-            .map_err(|_| PyValueError::new_err(format!("hole {hole} is out of range")))?;
+        let h = hole_number(hole)?;
         with_game!(&mut self.game, g => g.play(Move(h)).map(|_| ()).map_err(value_error))
     }
 
@@ -210,7 +208,8 @@ impl PyGame {
     /// int (bit h - 1 for hole h; 0 once the game is over): one call a move for a loop that
     /// plays many games.
     fn play_inplace(&mut self, hole: Int) -> PyResult<u16> {
-        self.push(hole)?;
+        let h = hole_number(hole)?;
+        with_game!(&mut self.game, g => g.play_keeping_moves(Move(h)).map(|_| ()).map_err(value_error))?;
         Ok(self.legal_mask())
     }
 
@@ -296,4 +295,10 @@ impl PyGame {
 pub(crate) fn read_records(text: &str) -> PyResult<Vec<PyGame>> {
     let records = hoyito::rules::read_records(text).map_err(value_error)?;
     records.iter().map(PyGame::from_lib_record).collect()
+}
+
+/// A hole number argument: ValueError when it is no hole number at all.
+fn hole_number(hole: Int) -> PyResult<u8> {
+    hole.signed::<u8>("hole")
+        .map_err(|_| PyValueError::new_err(format!("hole {hole} is out of range")))
 }

@@ -38,10 +38,13 @@ pub struct Game<const W: usize> {
     positions: Vec<Position<W>>,
     moves: Vec<Move>,
     seen: HashSet<[u64; W], BuildHasherDefault<BoardHasher>>,
-    /// The moves of the last position: a move played is looked up here, and the moves of
-    /// the position it leads to are generated once, for the automatic pass and for
-    /// [`Game::legal_mask`] alike.
+    /// The moves of the last position when `kept` ([`Game::legal_moves`],
+    /// [`Game::play_keeping_moves`]): a move played is then looked up here. Not generated
+    /// before they are asked for: [`Game::play`] and a new game cost only the search for one
+    /// legal move (the automatic pass), so that a position whose sowings run long is not
+    /// sown whole until something needs its moves.
     legal: MoveList<W>,
+    kept: bool,
     end: Option<End>,
     /// Moves taken back by [`Game::undo`], the next to redo last.
     undone: Vec<Move>,
@@ -50,8 +53,7 @@ pub struct Game<const W: usize> {
 impl<const W: usize> Game<W> {
     /// Starts a game from `start`, applying an automatic pass if the side to move has none.
     pub fn new(rules: Rules, start: Position<W>) -> Self {
-        let mut legal = MoveList::default();
-        let (p, status) = start.settle_with_moves(&rules, &mut legal);
+        let (p, status) = start.settle(&rules);
         // Room for a typical game's positions from the start, so that a game played move by
         // move does not grow its set and lists again and again.
         let mut seen = HashSet::with_capacity_and_hasher(TYPICAL_PLIES, Default::default());
@@ -63,7 +65,8 @@ impl<const W: usize> Game<W> {
             positions,
             moves: Vec::with_capacity(TYPICAL_PLIES),
             seen,
-            legal,
+            legal: MoveList::default(),
+            kept: false,
             end: (status == Status::Over).then_some(End::NoMoves),
             undone: Vec::new(),
         }
@@ -94,17 +97,21 @@ impl<const W: usize> Game<W> {
         self.end
     }
 
-    /// The legal moves of the side to move, with their results (none once the game is over).
-    pub fn legal_moves(&self) -> &[Child<W>] {
+    /// The legal moves of the side to move, with their results (none once the game is over),
+    /// generated once a position and kept with the game.
+    pub fn legal_moves(&mut self) -> &[Child<W>] {
         if self.is_over() {
-            &[]
-        } else {
-            self.legal.children()
+            return &[];
         }
+        if !self.kept {
+            self.position().moves_into(&self.rules, &mut self.legal);
+            self.kept = true;
+        }
+        self.legal.children()
     }
 
     /// The legal moves as bits: bit `k - 1` is set when hole `k` is legal (0 once the game
-    /// is over). Kept with the game: no move is generated.
+    /// is over): from the kept moves where they are kept, else by sowing each hole.
     ///
     /// ```
     /// use hoyito_rules::{Game, Move, Position6, Rules};
@@ -117,8 +124,10 @@ impl<const W: usize> Game<W> {
     pub fn legal_mask(&self) -> u16 {
         if self.is_over() {
             0
-        } else {
+        } else if self.kept {
             self.legal.mask()
+        } else {
+            self.position().legal_mask(&self.rules)
         }
     }
 
@@ -143,7 +152,24 @@ impl<const W: usize> Game<W> {
     /// On error nothing changes. A move played forgets the moves that [`Game::redo`] could
     /// have played again.
     pub fn play(&mut self, mv: Move) -> Result<Child<W>, PlayError> {
-        let child = self.advance(mv)?;
+        let child = self.advance(mv, false)?;
+        self.undone.clear();
+        Ok(child)
+    }
+
+    /// [`Game::play`], then the moves of the new position generated and kept (as
+    /// [`Game::legal_moves`] would): for a loop that asks for the moves at every move, the
+    /// next position's moves are sown once, for the automatic pass and the moves alike.
+    ///
+    /// ```
+    /// use hoyito_rules::{Game, Move, Position6, Rules};
+    /// let r = Rules::default();
+    /// let mut g = Game::new(r, Position6::start(&r).unwrap());
+    /// g.play_keeping_moves(Move(1)).unwrap();
+    /// assert_eq!(g.legal_mask(), g.position().legal_mask(&r));
+    /// ```
+    pub fn play_keeping_moves(&mut self, mv: Move) -> Result<Child<W>, PlayError> {
+        let child = self.advance(mv, true)?;
         self.undone.clear();
         Ok(child)
     }
@@ -173,7 +199,7 @@ impl<const W: usize> Game<W> {
             self.seen.remove(&p.board_key());
         }
         self.end = None;
-        self.position().moves_into(&self.rules, &mut self.legal);
+        self.kept = false;
         self.undone.push(mv);
         Some(mv)
     }
@@ -183,7 +209,7 @@ impl<const W: usize> Game<W> {
         let Some(&mv) = self.undone.last() else {
             return Ok(None);
         };
-        self.advance(mv)?;
+        self.advance(mv, false)?;
         self.undone.pop();
         Ok(Some(mv))
     }
@@ -193,19 +219,25 @@ impl<const W: usize> Game<W> {
         self.undone.iter().rev().copied()
     }
 
-    /// [`Game::play`] without forgetting the moves to redo.
-    fn advance(&mut self, mv: Move) -> Result<Child<W>, PlayError> {
+    /// [`Game::play`] without forgetting the moves to redo; the next moves kept if `keep`.
+    fn advance(&mut self, mv: Move, keep: bool) -> Result<Child<W>, PlayError> {
         if self.is_over() {
             return Err(PlayError::GameOver);
         }
-        let child = match self.legal.get(mv) {
+        let kept = if self.kept { self.legal.get(mv) } else { None };
+        let child = match kept {
             Some(c) => *c,
-            // Not a legal move: the position says why.
+            // Moves not kept, or not a legal move (the position says why).
             None => self.position().play(&self.rules, mv)?,
         };
-        let (next, status) = child
-            .position
-            .settle_with_moves(&self.rules, &mut self.legal);
+        let (next, status) = if keep {
+            child
+                .position
+                .settle_with_moves(&self.rules, &mut self.legal)
+        } else {
+            child.position.settle(&self.rules)
+        };
+        self.kept = keep;
         self.moves.push(mv);
         self.positions.push(next);
         if status == Status::Over {

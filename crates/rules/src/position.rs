@@ -811,8 +811,8 @@ impl<const W: usize> Position<W> {
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
         let holes = self.holes();
         let start = self.side_to_move().index() * holes;
-        (1..=holes)
-            .any(|k| self.get(start + k - 1) != 0 && self.play_index(rules, k, holes).is_some())
+        // The sowing alone tells whether a move ends (no result built).
+        (start..start + holes).any(|i| self.get(i) != 0 && self.sow(rules, i, holes).is_some())
     }
 
     /// The position after the automatic pass of a side to move that has no legal move: the
@@ -847,8 +847,8 @@ impl<const W: usize> Position<W> {
     }
 
     /// [`Position::settle`], writing the moves of the settled position into `list` (none
-    /// when the game is over): for a caller that needs them next, at the cost of generating
-    /// every move once.
+    /// when the game is over): for a caller that needs them next, at the cost of sowing
+    /// every hole (where [`Position::settle`] stops at the first legal move).
     pub fn settle_with_moves(&self, rules: &Rules, list: &mut MoveList<W>) -> (Self, Status) {
         self.moves_into(rules, list);
         if !list.is_empty() {

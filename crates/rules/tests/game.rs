@@ -244,7 +244,13 @@ fn the_kept_moves_are_the_positions_moves_through_play_undo_and_redo() {
                     }
                 }
                 let mv = kept[(rng.next() % kept.len() as u64) as usize].mv;
-                let child = game.play(mv).unwrap();
+                // Both ways of playing: the next moves generated when asked for, or at once.
+                let child = if rng.next().is_multiple_of(2) {
+                    game.play(mv)
+                } else {
+                    game.play_keeping_moves(mv)
+                }
+                .unwrap();
                 // The settled position's side differs from the child's after a pass.
                 passes += (!game.is_over()
                     && child.position.side_to_move() != game.position().side_to_move())
