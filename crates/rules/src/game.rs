@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::PlayError;
+use crate::moves::{Child, Move, MoveList, Status};
 use crate::options::{Rules, Side};
-use crate::position::{Child, Move, MoveList, Position, Status};
+use crate::position::Position;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

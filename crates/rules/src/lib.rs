@@ -21,6 +21,7 @@
 
 mod error;
 mod game;
+mod moves;
 mod notation;
 mod options;
 mod perft;
@@ -33,12 +34,13 @@ mod trace;
 
 pub use error::{ParseError, ParseErrorKind, PlayError, PositionError, RulesError};
 pub use game::{End, Game, Winner};
+pub use moves::{Child, Move, MoveList, Status};
 pub use notation::{parse_move, Diagram, MAX_SEEDS_IN_HOLE};
 pub use options::{
     CaptureSide, LastFour, Rules, RulesBuilder, Side, Variant, MAX_HOLES, MAX_SEEDS, MIN_HOLES,
 };
 pub use perft::{perft, perft_parallel};
-pub use position::{Child, Move, MoveList, Position, Position12, Position6, Status};
+pub use position::{Position, Position12, Position6};
 pub use probe::Probe;
 pub use record::{
     try_write_records, write_records, Note, Ply, Record, RecordWriteError, RecordWriteErrorKind,

@@ -26,8 +26,9 @@
 use std::fmt;
 
 use crate::game::{End, Game, Winner};
+use crate::moves::Move;
 use crate::options::{Rules, Side};
-use crate::position::{Move, Position, Position12};
+use crate::position::{Position, Position12};
 
 /// How a recorded game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

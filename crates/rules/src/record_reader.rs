@@ -6,9 +6,10 @@ use std::fmt;
 
 use crate::error::{PlayError, RulesError};
 use crate::game::{Game, Winner};
+use crate::moves::Move;
 use crate::notation::Diagram;
 use crate::options::{CaptureSide, LastFour, Rules, Side, Variant};
-use crate::position::{Move, Position12};
+use crate::position::Position12;
 use crate::record::{result_text, Note, Ply, Record, Termination, KNOWN_TAGS};
 
 /// What is wrong in a record.

@@ -7,8 +7,9 @@
 //! against): it is slower, and is only ever run on a move already known to be legal.
 
 use crate::error::PlayError;
+use crate::moves::Move;
 use crate::options::{CaptureSide, Rules, Variant};
-use crate::position::{Move, Position};
+use crate::position::Position;
 
 /// One lap of a sowing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
