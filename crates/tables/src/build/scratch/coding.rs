@@ -38,12 +38,7 @@ impl BitWriter {
     pub(super) fn put_number(&mut self, value: u64) {
         let width = 64 - value.leading_zeros();
         self.put(width as u64, 7);
-        if width > 32 {
-            self.put(value & 0xffff_ffff, 32);
-            self.put(value >> 32, width - 32);
-        } else {
-            self.put(value, width);
-        }
+        put_wide(self, value, width);
     }
 
     /// Writes `q` in unary: `q` ones and a zero.
@@ -135,11 +130,10 @@ impl<'a> BitReader<'a> {
     /// Reads what [`BitWriter::put_number`] wrote.
     pub(super) fn get_number(&mut self) -> Option<u64> {
         let width = self.get(7)? as u32;
-        match width {
-            0..=32 => self.get(width),
-            33..=64 => Some(self.get(32)? | self.get(width - 32)? << 32),
-            _ => None,
+        if width > 64 {
+            return None;
         }
+        get_wide(self, width)
     }
 
     /// Reads what [`BitWriter::put_unary`] wrote.
