@@ -493,8 +493,8 @@ class HoyitoVectorEnv(_VectorBase):  # type: ignore[misc]
         """Steps every game with its action (hole - 1). Returns (observations, rewards,
         terminations, truncations, infos)."""
         actions = np.ascontiguousarray(actions, dtype=np.int64)
-        obs, rewards, terminated, truncated, to_move = self._core.step(actions)
-        infos = self._infos(self._core.action_masks(), to_move)
+        obs, rewards, terminated, truncated, to_move, masks = self._core.step(actions)
+        infos = self._infos(masks, to_move)
         return obs, rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:

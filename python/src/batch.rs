@@ -244,10 +244,10 @@ impl PyBatch {
 
     /// Steps every game with its action (an int64 array, one per game; any action for a
     /// game whose episode just ended, which starts again). Returns (observations, rewards,
-    /// terminated, truncated, to_move) as numpy arrays, to_move the side to move (0 South,
-    /// 1 North). An illegal action raises ValueError naming the game; no game moves then.
-    /// The GIL is released while the games step.
-    #[allow(clippy::type_complexity)]
+    /// terminated, truncated, to_move, masks) as new numpy arrays, to_move the side to move
+    /// (0 South, 1 North), masks as action_masks(). An illegal action raises ValueError
+    /// naming the game; no game moves then. The GIL is released while the games step, and
+    /// each game's results are written by the thread that stepped it.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -255,23 +255,36 @@ impl PyBatch {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let actions = actions.as_slice()?;
         let n = self.num_envs();
+        let obs = PyArray2::<i16>::zeros(py, [n, self.observation_len()], false);
+        let masks = PyArray2::<bool>::zeros(py, [n, self.rules.holes()], false);
+        let rewards = PyArray1::<f64>::zeros(py, n, false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
+        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        let to_move = PyArray1::<i8>::zeros(py, n, false);
+        // SAFETY: the arrays are new and not yet returned: these slices are their only views
+        // while the games step.
+        let out = unsafe {
+            hoyito::batch::StepOut {
+                observations: obs.as_slice_mut()?,
+                masks: masks.as_slice_mut()?,
+                rewards: rewards.as_slice_mut()?,
+                terminated: terminated.as_slice_mut()?,
+                truncated: truncated.as_slice_mut()?,
+                to_move: to_move.as_slice_mut()?,
+            }
+        };
         let batch = &mut self.batch;
-        py.detach(|| with_batch!(batch, b => b.step(actions)))
+        py.detach(|| with_batch!(batch, b => b.step_into(actions, out)))
             .map_err(step_error)?;
-        let obs = self.observations(py);
-        let mut rewards = vec![0.0; n];
-        let mut terminated = vec![false; n];
-        let mut truncated = vec![false; n];
-        let mut to_move = vec![0i8; n];
-        with_batch!(&self.batch, b => b.write_results(&mut rewards, &mut terminated, &mut truncated, &mut to_move));
         PyTuple::new(
             py,
             [
                 obs.into_any(),
-                PyArray1::from_vec(py, rewards).into_any(),
-                PyArray1::from_vec(py, terminated).into_any(),
-                PyArray1::from_vec(py, truncated).into_any(),
-                PyArray1::from_vec(py, to_move).into_any(),
+                rewards.into_any(),
+                terminated.into_any(),
+                truncated.into_any(),
+                to_move.into_any(),
+                masks.into_any(),
             ],
         )
     }

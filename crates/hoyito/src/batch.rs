@@ -179,12 +179,16 @@ struct Slot<const W: usize> {
     position: Position<W>,
     /// Its legal moves (bit `k - 1` for hole `k`); 0 once the game is over.
     mask: u16,
-    /// Board keys of the positions since the last capture.
-    history: Vec<[u64; W]>,
-    /// A filter of the same positions (a bit a key hash): a position whose bit is clear
-    /// was not seen, and the history is searched only when it is set (a batch of thousands of
-    /// games keeps their histories out of the caches otherwise).
-    seen: [u64; 4],
+    /// The positions since the last capture: their packed keys, one word each
+    /// ([`Position::packed_key`], every board of up to 50 seeds on 2x6)...
+    history: Vec<u64>,
+    /// ... and the board keys of those whose packed key does not fit.
+    wide: Vec<[u64; W]>,
+    /// A filter of the same positions (two bits a position, from its key's hash): a
+    /// position with a bit clear was not seen, and the history is searched only when both
+    /// are set (a batch of thousands of games keeps their histories out of the caches
+    /// otherwise).
+    seen: Filter,
     /// The moves of the episode (when recorded).
     moves: Vec<Move>,
     plies: u32,
@@ -201,26 +205,64 @@ struct Slot<const W: usize> {
     opponent: Option<Opponent<W>>,
 }
 
-/// The bit of `p` in a slot's filter of positions seen: 256 bits, from its key's hash.
-#[inline]
-fn filter_bit<const W: usize>(p: &Position<W>) -> (usize, u64) {
-    let h = p.key();
-    ((h >> 6 & 3) as usize, 1 << (h & 63))
+/// A slot's filter of the positions seen: 512 bits.
+type Filter = [u64; 8];
+
+/// A position's key in a slot's history, and the two bits of its hash in the filter.
+struct Seen<const W: usize> {
+    packed: Option<u64>,
+    bits: [(usize, u64); 2],
 }
 
-/// Whether `p`'s bit is set in the filter (it may have been seen).
-#[inline]
-fn seen_bit<const W: usize>(seen: &[u64; 4], p: &Position<W>) -> bool {
-    let (word, bit) = filter_bit(p);
-    seen[word] & bit != 0
+impl<const W: usize> Seen<W> {
+    #[inline]
+    fn of(p: &Position<W>) -> Self {
+        let packed = p.packed_key();
+        let h = match packed {
+            Some(k) => k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            None => p.key(),
+        };
+        let bit = |b: u64| ((b >> 6) as usize & 7, 1u64 << (b & 63));
+        Seen {
+            packed,
+            bits: [bit(h >> 55), bit(h >> 46)],
+        }
+    }
+
+    /// Whether the position may have been seen (both its bits set).
+    #[inline]
+    fn maybe_in(&self, seen: &Filter) -> bool {
+        self.bits.iter().all(|&(w, b)| seen[w] & b != 0)
+    }
+
+    /// Whether the position is in the slot's history.
+    #[inline]
+    fn is_in(&self, s: &Slot<W>, p: &Position<W>) -> bool {
+        match self.packed {
+            Some(k) => s.history.contains(&k),
+            None => s.wide.contains(&p.board_key()),
+        }
+    }
+
+    /// Adds the position to the slot's history.
+    #[inline]
+    fn remember(&self, s: &mut Slot<W>, p: &Position<W>) {
+        for &(w, b) in &self.bits {
+            s.seen[w] |= b;
+        }
+        match self.packed {
+            Some(k) => s.history.push(k),
+            None => s.wide.push(p.board_key()),
+        }
+    }
 }
 
-/// Adds `p` to the positions seen since the last capture.
+/// Clears a slot's history (at a capture, or a new episode).
 #[inline]
-fn remember<const W: usize>(s: &mut Slot<W>, p: &Position<W>) {
-    let (word, bit) = filter_bit(p);
-    s.seen[word] |= bit;
-    s.history.push(p.board_key());
+fn forget<const W: usize>(s: &mut Slot<W>) {
+    s.history.clear();
+    s.wide.clear();
+    s.seen = [0; 8];
 }
 
 /// The mask of a position whose legal moves were not looked for (no board has 16 holes a
@@ -255,9 +297,8 @@ impl<const W: usize> Setup<'_, W> {
         let (p, mask) = self.settle(*self.start);
         s.position = p;
         s.mask = mask;
-        s.history.clear();
-        s.seen = [0; 4];
-        remember(s, &p);
+        forget(s);
+        Seen::of(&p).remember(s, &p);
         s.moves.clear();
         s.plies = 0;
         s.counted = 0;
@@ -300,15 +341,14 @@ impl<const W: usize> Setup<'_, W> {
             });
             return;
         }
-        let key = p.board_key();
+        let seen = Seen::of(&p);
         if child.captured > 0 {
-            s.history.clear();
-            s.seen = [0; 4];
-        } else if seen_bit(&s.seen, &p) && s.history.contains(&key) {
+            forget(s);
+        } else if seen.maybe_in(&s.seen) && seen.is_in(s, &p) {
             s.end = Some(Ending::Repetition);
             s.mask = 0;
         }
-        remember(s, &p);
+        seen.remember(s, &p);
     }
 
     /// The opponent plays until the agent is to move or the game is over.
@@ -442,7 +482,8 @@ impl<const W: usize> Batch<W> {
             position: start,
             mask: 0,
             history: Vec::new(),
-            seen: [0; 4],
+            wide: Vec::new(),
+            seen: [0; 8],
             moves: Vec::new(),
             plies: 0,
             counted: 0,
@@ -527,37 +568,84 @@ impl<const W: usize> Batch<W> {
     /// episode ended at the last step starts a new one instead and ignores its action (with
     /// `autoreset`; else it is an error). Every action is checked before any game moves.
     pub fn step(&mut self, actions: &[i64]) -> std::result::Result<(), StepError> {
+        self.step_rows(actions, None)
+    }
+
+    /// [`Batch::step`], writing every game's results into `out` as it goes (while its
+    /// game is in the cache, on the thread that stepped it): the same rows as
+    /// [`Batch::write_observations`], [`Batch::write_masks`] and [`Batch::write_results`]
+    /// write after a step. Nothing is written when the step is refused.
+    ///
+    /// # Panics
+    /// If a slice of `out` is not of its size for this batch.
+    pub fn step_into(
+        &mut self,
+        actions: &[i64],
+        out: StepOut<'_>,
+    ) -> std::result::Result<(), StepError> {
+        let games = self.slots.len();
+        let (n, h) = (self.observation_len(), self.rules.holes());
+        assert!(
+            out.observations.len() == games * n
+                && out.masks.len() == games * h
+                && [out.rewards.len(), out.terminated.len()] == [games; 2]
+                && [out.truncated.len(), out.to_move.len()] == [games; 2],
+            "a step's output sized for another batch"
+        );
+        self.step_rows(actions, Some(out))
+    }
+
+    fn step_rows(
+        &mut self,
+        actions: &[i64],
+        out: Option<StepOut<'_>>,
+    ) -> std::result::Result<(), StepError> {
         self.check(actions)?;
         let setup = Setup {
             rules: &self.rules,
             start: &self.start,
             options: &self.options,
         };
+        // Steps `slots` (the games from `first` on) with their actions, writing their rows
+        // into `out` (theirs alone); the first game that failed.
+        let run = |first: usize,
+                   slots: &mut [Slot<W>],
+                   actions: &[i64],
+                   mut out: Option<StepOut<'_>>,
+                   mut shared: Option<&mut Opponent<W>>| {
+            let mut failed = None;
+            for (k, (s, &a)) in slots.iter_mut().zip(actions).enumerate() {
+                if setup.step(s, a, shared.as_deref_mut()).is_err() {
+                    failed = failed.or(Some(first + k));
+                }
+                if let Some(out) = out.as_mut() {
+                    setup.write_row(s, k, out);
+                }
+            }
+            failed
+        };
         let failed = if let Some(shared) = self.shared.as_mut() {
-            self.slots
-                .iter_mut()
-                .zip(actions)
-                .position(|(s, &a)| setup.step(s, a, Some(&mut *shared)).is_err())
+            run(0, &mut self.slots, actions, out, Some(shared))
         } else if self.slots.len() >= PARALLEL_GAMES {
+            let games = self.slots.len();
+            let mut outs: Vec<Option<StepOut<'_>>> = match out {
+                Some(out) => out
+                    .chunks(CHUNK, games, setup.rules.holes())
+                    .map(Some)
+                    .collect(),
+                None => (0..games.div_ceil(CHUNK)).map(|_| None).collect(),
+            };
             self.slots
                 .par_chunks_mut(CHUNK)
                 .zip(actions.par_chunks(CHUNK))
+                .zip(outs.par_iter_mut())
                 .enumerate()
-                .filter_map(|(c, (slots, actions))| {
-                    let mut failed = None;
-                    for (k, (s, &a)) in slots.iter_mut().zip(actions).enumerate() {
-                        if setup.step(s, a, None).is_err() {
-                            failed = failed.or(Some(c * CHUNK + k));
-                        }
-                    }
-                    failed
+                .filter_map(|(c, ((slots, actions), out))| {
+                    run(c * CHUNK, slots, actions, out.take(), None)
                 })
                 .min()
         } else {
-            self.slots
-                .iter_mut()
-                .zip(actions)
-                .position(|(s, &a)| setup.step(s, a, None).is_err())
+            run(0, &mut self.slots, actions, out, None)
         };
         match failed {
             Some(env) => Err(StepError::NoOpponentMove { env }),
@@ -745,7 +833,7 @@ impl<const W: usize> Batch<W> {
     pub fn write_observations(&self, out: &mut [i16]) {
         let n = self.observation_len();
         for (s, o) in self.slots.iter().zip(out.chunks_exact_mut(n)) {
-            observe(&s.position, view(&self.options, &s.position), o);
+            self.setup().write_observation(s, o);
         }
     }
 
@@ -753,9 +841,7 @@ impl<const W: usize> Batch<W> {
     pub fn write_masks(&self, out: &mut [bool]) {
         let h = self.rules.holes();
         for (s, o) in self.slots.iter().zip(out.chunks_exact_mut(h)) {
-            for (k, x) in o.iter_mut().enumerate() {
-                *x = s.mask & (1 << k) != 0;
-            }
+            write_mask(s, o);
         }
     }
 
@@ -769,11 +855,101 @@ impl<const W: usize> Batch<W> {
         to_move: &mut [i8],
     ) {
         for (i, s) in self.slots.iter().enumerate() {
-            rewards[i] = f64::from(s.reward);
-            terminated[i] = s.terminated;
-            truncated[i] = s.truncated;
-            to_move[i] = s.position.side_to_move().index() as i8;
+            write_result(s, i, rewards, terminated, truncated, to_move);
         }
+    }
+}
+
+/// Where [`Batch::step_into`] writes the results of a step: `observations` and `masks` a
+/// row a game (of [`Batch::observation_len`] and of holes values), the others a value a
+/// game, as the `write_` methods of [`Batch`] write them.
+pub struct StepOut<'a> {
+    /// Observations, as [`Batch::write_observations`].
+    pub observations: &'a mut [i16],
+    /// Legal actions, as [`Batch::write_masks`].
+    pub masks: &'a mut [bool],
+    /// Rewards, as [`Batch::write_results`].
+    pub rewards: &'a mut [f64],
+    /// Terminations.
+    pub terminated: &'a mut [bool],
+    /// Truncations.
+    pub truncated: &'a mut [bool],
+    /// The side to move: 0 South, 1 North.
+    pub to_move: &'a mut [i8],
+}
+
+impl<'a> StepOut<'a> {
+    /// The rows of `rows` games at a time, in order (the last part may hold fewer), of a
+    /// batch of `games` games of `holes` holes a row.
+    fn chunks(self, rows: usize, games: usize, holes: usize) -> impl Iterator<Item = StepOut<'a>> {
+        let n = self.observations.len() / games.max(1);
+        let mut observations = self.observations.chunks_mut(rows * n);
+        let mut masks = self.masks.chunks_mut(rows * holes);
+        let mut rewards = self.rewards.chunks_mut(rows);
+        let mut terminated = self.terminated.chunks_mut(rows);
+        let mut truncated = self.truncated.chunks_mut(rows);
+        let mut to_move = self.to_move.chunks_mut(rows);
+        std::iter::from_fn(move || {
+            Some(StepOut {
+                observations: observations.next()?,
+                masks: masks.next()?,
+                rewards: rewards.next()?,
+                terminated: terminated.next()?,
+                truncated: truncated.next()?,
+                to_move: to_move.next()?,
+            })
+        })
+    }
+}
+
+/// Writes `s`'s legal actions into `out` (holes values).
+#[inline]
+fn write_mask<const W: usize>(s: &Slot<W>, out: &mut [bool]) {
+    for (k, x) in out.iter_mut().enumerate() {
+        *x = s.mask & (1 << k) != 0;
+    }
+}
+
+/// Writes `s`'s reward, termination, truncation and side to move as value `i` of each.
+#[inline]
+fn write_result<const W: usize>(
+    s: &Slot<W>,
+    i: usize,
+    rewards: &mut [f64],
+    terminated: &mut [bool],
+    truncated: &mut [bool],
+    to_move: &mut [i8],
+) {
+    rewards[i] = f64::from(s.reward);
+    terminated[i] = s.terminated;
+    truncated[i] = s.truncated;
+    to_move[i] = s.position.side_to_move().index() as i8;
+}
+
+impl<const W: usize> Setup<'_, W> {
+    /// Writes `s`'s observation into `out`.
+    #[inline]
+    fn write_observation(&self, s: &Slot<W>, out: &mut [i16]) {
+        observe(&s.position, view(self.options, &s.position), out);
+    }
+
+    /// Writes `s`'s results as row `row` of `out`.
+    #[inline]
+    fn write_row(&self, s: &Slot<W>, row: usize, out: &mut StepOut<'_>) {
+        let (n, h) = (
+            out.observations.len() / out.rewards.len(),
+            self.rules.holes(),
+        );
+        self.write_observation(s, &mut out.observations[row * n..(row + 1) * n]);
+        write_mask(s, &mut out.masks[row * h..(row + 1) * h]);
+        let StepOut {
+            rewards,
+            terminated,
+            truncated,
+            to_move,
+            ..
+        } = out;
+        write_result(s, row, rewards, terminated, truncated, to_move);
     }
 }
 
@@ -797,7 +973,7 @@ mod tests {
     use super::*;
     use crate::agents::tests::sample_rules;
     use crate::setup::Rng;
-    use hoyito_rules::{End, Game, Position6};
+    use hoyito_rules::{CaptureSide, End, Game, LastFour, Position6, Variant};
 
     /// Random legal actions for every game (any action where an episode just ended).
     fn random_actions<const W: usize>(batch: &Batch<W>, rng: &mut Rng) -> Vec<i64> {
@@ -876,8 +1052,15 @@ mod tests {
     #[test]
     fn games_equal_games_of_the_same_moves() {
         // Both sides played by the caller, moves recorded: every episode is the game of its
-        // moves, ends where that game ends, and its rewards add up to its final margin.
-        for rules in sample_rules() {
+        // moves, ends where that game ends, and its rewards add up to its final margin. The
+        // boards of 8 seeds a hole start with histories of board keys (96 seeds: no packed
+        // key) and go on with packed keys after their captures.
+        let mut all = sample_rules();
+        for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+            all.push(Rules::new(variant, 6, 8, LastFour::Capturer, CaptureSide::Any).unwrap());
+        }
+        let mut repetitions = 0;
+        for rules in all {
             let start = Position6::start(&rules).unwrap();
             let options = BatchOptions {
                 record_moves: true,
@@ -920,6 +1103,62 @@ mod tests {
                 }
             }
             assert!(ends.iter().sum::<i32>() > 0);
+            repetitions += ends[Ending::Repetition as usize];
+        }
+        assert!(repetitions > 0);
+    }
+
+    #[test]
+    fn a_step_into_rows_writes_what_the_writers_write() {
+        // Alone, in parallel parts (300 games: two of 128 and one of 44), with a random
+        // opponent in each game and with one engine shared by the games.
+        let rules = Rules::default();
+        let start = Position6::start(&rules).unwrap();
+        for (games, opponent) in [
+            (1, None),
+            (300, None),
+            (300, Some(OpponentKind::Random)),
+            (4, Some(OpponentKind::Level(1))),
+        ] {
+            // An engine's moves take longer.
+            let steps = if games == 4 { 30 } else { 150 };
+            let options = BatchOptions {
+                opponent,
+                max_plies: Some(60),
+                ..BatchOptions::default()
+            };
+            let mut a = Batch::new(rules, start, games, options.clone(), 5).unwrap();
+            let mut b = Batch::new(rules, start, games, options, 5).unwrap();
+            let (n, h) = (a.observation_len(), rules.holes());
+            let mut rng = Rng(3);
+            for _ in 0..steps {
+                let actions = random_actions(&a, &mut rng);
+                a.step(&actions).unwrap();
+                let mut want = (vec![0; games * n], vec![false; games * h]);
+                a.write_observations(&mut want.0);
+                a.write_masks(&mut want.1);
+                let mut results = (vec![0.0; games], vec![false; games], vec![false; games]);
+                let mut to_move = vec![0; games];
+                a.write_results(&mut results.0, &mut results.1, &mut results.2, &mut to_move);
+                let mut got = (vec![-1; games * n], vec![true; games * h]);
+                let mut got_results = (vec![-1.0; games], vec![true; games], vec![true; games]);
+                let mut got_to_move = vec![-1; games];
+                b.step_into(
+                    &actions,
+                    StepOut {
+                        observations: &mut got.0,
+                        masks: &mut got.1,
+                        rewards: &mut got_results.0,
+                        terminated: &mut got_results.1,
+                        truncated: &mut got_results.2,
+                        to_move: &mut got_to_move,
+                    },
+                )
+                .unwrap();
+                assert_eq!(got, want, "{games} {opponent:?}");
+                assert_eq!(got_results, results);
+                assert_eq!(got_to_move, to_move);
+            }
         }
     }
 

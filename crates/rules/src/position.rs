@@ -405,6 +405,37 @@ impl<const W: usize> Position<W> {
         k
     }
 
+    /// An exact key of the board and side to move in one word, where it fits: `None` when the
+    /// seeds on the board and its holes (both rows) add up to more than 62 (so never on a
+    /// 2x6 board of up to 50 seeds). Two positions with keys have the same key exactly when
+    /// [`Position::board_key`] is the same.
+    ///
+    /// The word's bits, from the highest one set: a 1, then each hole's seeds as that many
+    /// 1s closed by a 0, then the side to move.
+    ///
+    /// ```
+    /// use hoyito_rules::{Position6, Rules};
+    /// let r = Rules::default();
+    /// let p = Position6::parse(&r, "0,4,4,0,4,4/4,4,4,4,4,4 S").unwrap();
+    /// let q = Position6::parse(&r, "4,4,4,0,4,0/4,4,4,4,4,4 S").unwrap();
+    /// assert_ne!(p.packed_key(), q.packed_key());
+    /// assert_eq!(p.packed_key(), p.with_captured(3, 5).packed_key());
+    /// ```
+    #[inline]
+    pub fn packed_key(&self) -> Option<u64> {
+        let n = 2 * self.holes();
+        if self.seeds_on_board() as usize + n > 62 {
+            return None;
+        }
+        let mut key = 1u64;
+        for i in 0..n {
+            let c = self.get(i) as u32;
+            // c ones, then a zero: c + 1 bits, at most 51.
+            key = (key << (c + 1)) | (((1u64 << c) - 1) << 1);
+        }
+        Some(key << 1 | self.side_to_move().index() as u64)
+    }
+
     /// One lap: lift the seeds of hole `h` and sow them from the next hole on, the origin
     /// included when a lap passes it (`n = 2H` holes). Returns the hole that received the
     /// last seed.

@@ -298,3 +298,43 @@ fn endless_detection_is_exact_on_known_cases() {
         assert!(p.play(&rules, Move(hole)).is_ok());
     }
 }
+
+proptest! {
+    /// The packed key is exact: two boards (and sides) share it when and only when they
+    /// share their board key; it is there exactly when the board's seeds and holes add up
+    /// to at most 62. Small hole counts make equal boards common; one hole may be large.
+    #[test]
+    fn packed_keys_are_exact(
+        a in prop::collection::vec(0u8..3, 12),
+        b in prop::collection::vec(0u8..3, 12),
+        big in 0u8..56,
+        at in 0usize..12,
+        sides in (any::<bool>(), any::<bool>()),
+    ) {
+        // 8 seeds a hole allow boards of up to 96, past the key's 50.
+        let rules = Rules::new(Variant::Hoyito2, 6, 8, LastFour::Capturer, CaptureSide::Any).unwrap();
+        let side = |north: bool| if north { Side::North } else { Side::South };
+        let make = |cells: &[u8], north: bool| {
+            Position6::from_rows(&rules, &cells[..6], &cells[6..], side(north), [0, 0]).unwrap()
+        };
+        let mut big_cells = a.clone();
+        big_cells[at] = big;
+        let positions = [make(&a, sides.0), make(&b, sides.1), make(&big_cells, sides.0)];
+        for p in &positions {
+            let fits = p.seeds_on_board() + 12 <= 62;
+            prop_assert_eq!(p.packed_key().is_some(), fits, "{}", p);
+            for q in &positions {
+                if let (Some(x), Some(y)) = (p.packed_key(), q.packed_key()) {
+                    prop_assert_eq!(x == y, p.board_key() == q.board_key(), "{} {}", p, q);
+                }
+            }
+        }
+        // The 2x12 board: 24 holes leave room for 38 seeds.
+        let rules12 = Rules::new(Variant::Hoyito2, 12, 2, LastFour::Capturer, CaptureSide::Any).unwrap();
+        let cells12: Vec<u8> = a.iter().chain(&b).copied().collect();
+        let p = Position12::from_rows(&rules12, &cells12[..12], &cells12[12..], side(sides.0), [0, 0]).unwrap();
+        let q = Position12::from_rows(&rules12, &cells12[..12], &cells12[12..], side(!sides.0), [0, 0]).unwrap();
+        prop_assert!(p.packed_key().is_some());
+        prop_assert_ne!(p.packed_key(), q.packed_key());
+    }
+}
