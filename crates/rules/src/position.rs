@@ -405,13 +405,14 @@ impl<const W: usize> Position<W> {
         k
     }
 
-    /// An exact key of the board and side to move in one word, where it fits: `None` when the
-    /// seeds on the board and its holes (both rows) add up to more than 62 (so never on a
-    /// 2x6 board of up to 50 seeds). Two positions with keys have the same key exactly when
-    /// [`Position::board_key`] is the same.
+    /// An exact key of the board and side to move in one word, where it fits: on a board of
+    /// up to 6 holes a row whose holes hold at most 31 seeds each (every 2x6 board of up to
+    /// 31 seeds, and nearly all of play above), else `None`. Of two positions with the same
+    /// number of holes and with keys, the keys are the same exactly when
+    /// [`Position::board_key`] is.
     ///
-    /// The word's bits, from the highest one set: a 1, then each hole's seeds as that many
-    /// 1s closed by a 0, then the side to move.
+    /// The word's bits, from bit 0: 5 a hole in index order (South's row, then North's),
+    /// then the side to move (1 North) at bit 60.
     ///
     /// ```
     /// use hoyito_rules::{Position6, Rules};
@@ -423,17 +424,21 @@ impl<const W: usize> Position<W> {
     /// ```
     #[inline]
     pub fn packed_key(&self) -> Option<u64> {
-        let n = 2 * self.holes();
-        if self.seeds_on_board() as usize + n > 62 {
+        if W != 2 {
             return None;
         }
-        let mut key = 1u64;
-        for i in 0..n {
-            let c = self.get(i) as u32;
-            // c ones, then a zero: c + 1 bits, at most 51.
-            key = (key << (c + 1)) | (((1u64 << c) - 1) << 1);
+        let rep =
+            |unit: u128, bits: u32| (0..128 / bits).fold(0u128, |acc, k| acc | unit << (k * bits));
+        let x = self.as_u128() & ((1u128 << (16 * self.holes())) - 1);
+        if x & rep(0xe0, 8) != 0 {
+            return None;
         }
-        Some(key << 1 | self.side_to_move().index() as u64)
+        // Each byte's 5 bits moved next to its neighbour's: pairs, then fours, then eights.
+        let x = (x & rep(0x1f, 16)) | ((x >> 3) & rep(0x3e0, 16));
+        let x = (x & rep(0x3ff, 32)) | ((x >> 6) & rep(0xf_fc00, 32));
+        let x = (x & rep(0xf_ffff, 64)) | ((x >> 12) & rep(0xff_fff0_0000, 64));
+        let side = self.side_to_move().index() as u64;
+        Some(x as u64 | ((x >> 64) as u64) << 40 | side << 60)
     }
 
     /// One lap: lift the seeds of hole `h` and sow them from the next hole on, the origin
