@@ -237,7 +237,8 @@ class HoyitoEnv(_EnvBase):  # type: ignore[misc]
     ``step`` plays the agent's move and then the opponent's until the agent is to move again
     or the game is over. A random opponent seeded with ``seed`` plays as
     ``hoyito.Opponent("random", seed=seed)``. ``info`` holds the ``action_mask`` (int8), the
-    ``legal_actions``, the ``current_player``, the ``margin`` and the game's ``end``
+    ``legal_actions`` (a tuple, shared by the steps), the ``current_player``, the ``margin``
+    and the game's ``end``
     ("last-four", "no-moves", "repetition", or None while it goes on); the position is
     ``env.position``.
     """

@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::agents::{opponent_kind, KindArg};
 use crate::errors::{lib_error, seed_arg, Int};
@@ -82,6 +82,9 @@ fn array2<'py, T: numpy::Element>(
 pub(crate) struct PyBatch {
     batch: AnyBatch,
     rules: hoyito::Rules,
+    /// `info["legal_actions"]` of each mask, made once (boards of up to 8 holes a row): a
+    /// tuple, so that the steps can share it.
+    legal: Vec<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -177,7 +180,19 @@ impl PyBatch {
                 })
             })
             .map_err(lib_error)?;
-        Ok(PyBatch { batch, rules })
+        let holes = rules.holes();
+        let legal = if holes <= 8 {
+            (0..1u32 << holes)
+                .map(|m| legal_actions(py, m as u16, holes).map(Bound::unbind))
+                .collect::<PyResult<_>>()?
+        } else {
+            Vec::new()
+        };
+        Ok(PyBatch {
+            batch,
+            rules,
+            legal,
+        })
     }
 
     /// Games in the batch.
@@ -462,15 +477,10 @@ impl PyBatch {
                 *x = i8::from(mask & (1 << k) != 0);
             }
         });
-        let mut actions = [0u8; 16];
-        let mut count = 0;
-        for k in 0..holes {
-            if mask & (1 << k) != 0 {
-                actions[count] = k as u8;
-                count += 1;
-            }
-        }
-        let legal = PyList::new(py, &actions[..count])?;
+        let legal = match self.legal.get(usize::from(mask)) {
+            Some(t) => t.bind(py).clone(),
+            None => legal_actions(py, mask, holes)?,
+        };
         let info = PyDict::new(py);
         info.set_item(intern!(py, "action_mask"), action_mask)?;
         info.set_item(intern!(py, "legal_actions"), legal)?;
@@ -502,4 +512,10 @@ impl PyBatch {
             ],
         )
     }
+}
+
+/// The legal actions (hole - 1) of `mask` in order, as a tuple.
+fn legal_actions(py: Python<'_>, mask: u16, holes: usize) -> PyResult<Bound<'_, PyTuple>> {
+    let actions: Vec<u8> = (0..holes as u8).filter(|&k| mask & (1 << k) != 0).collect();
+    PyTuple::new(py, actions)
 }

@@ -18,6 +18,7 @@ def _episode(env, rng, seed):
         assert obs.dtype == np.int16 and obs.shape == env.observation_shape
         legal = env.legal_actions()
         assert legal and list(np.flatnonzero(info["action_mask"])) == legal
+        assert info["legal_actions"] == tuple(legal)
         obs, reward, terminated, truncated, info = env.step(rng.choice(legal))
         total += reward
         steps += 1
