@@ -41,7 +41,8 @@ fn main() {
             for _ in 0..((x >> 32) * u64::from(mask.count_ones())) >> 32 {
                 mask &= mask - 1;
             }
-            g.play(Move(mask.trailing_zeros() as u8 + 1)).expect("a legal move");
+            g.play(Move(mask.trailing_zeros() as u8 + 1))
+                .expect("a legal move");
         }
     }
     let (mut sowings, mut lap_count) = (0u64, 0u64);
@@ -62,7 +63,10 @@ fn main() {
     );
     for _ in 0..3 {
         let t = Instant::now();
-        let masks: u64 = positions.iter().map(|p| u64::from(p.legal_mask(&rules))).sum();
+        let masks: u64 = positions
+            .iter()
+            .map(|p| u64::from(p.legal_mask(&rules)))
+            .sum();
         let mask_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let mut children = 0u64;

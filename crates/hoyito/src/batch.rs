@@ -180,7 +180,7 @@ struct Slot<const W: usize> {
     /// Its legal moves (bit `k - 1` for hole `k`); 0 once the game is over.
     mask: u16,
     /// The positions since the last capture: their packed keys, one word each
-    /// ([`Position::packed_key`], every board of up to 50 seeds on 2x6)...
+    /// ([`Position::packed_key`]: a 2x6 board while no hole holds more than 31 seeds)...
     history: Vec<u64>,
     /// ... and the board keys of those whose packed key does not fit.
     wide: Vec<[u64; W]>,
@@ -973,7 +973,7 @@ mod tests {
     use super::*;
     use crate::agents::tests::sample_rules;
     use crate::setup::Rng;
-    use hoyito_rules::{CaptureSide, End, Game, LastFour, Position6, Variant};
+    use hoyito_rules::{CaptureSide, End, Game, LastFour, Position12, Position6, Variant};
 
     /// Random legal actions for every game (any action where an episode just ended).
     fn random_actions<const W: usize>(batch: &Batch<W>, rng: &mut Rng) -> Vec<i64> {
@@ -1049,63 +1049,71 @@ mod tests {
         assert_ne!(run(3), run(4));
     }
 
-    #[test]
-    fn games_equal_games_of_the_same_moves() {
-        // Both sides played by the caller, moves recorded: every episode is the game of its
-        // moves, ends where that game ends, and its rewards add up to its final margin. The
-        // boards of 8 seeds a hole start with histories of board keys (96 seeds: no packed
-        // key) and go on with packed keys after their captures.
-        let mut all = sample_rules();
-        for variant in [Variant::Hoyito2, Variant::Hoyito3] {
-            all.push(Rules::new(variant, 6, 8, LastFour::Capturer, CaptureSide::Any).unwrap());
-        }
-        let mut repetitions = 0;
-        for rules in all {
-            let start = Position6::start(&rules).unwrap();
-            let options = BatchOptions {
-                record_moves: true,
-                ..BatchOptions::default()
-            };
-            let mut batch = Batch::new(rules, start, 40, options, 0).unwrap();
-            let mut rng = Rng(2);
-            let mut games: Vec<Game<2>> = (0..40).map(|_| Game::new(rules, start)).collect();
-            let mut totals = [0; 40];
-            let mut ends = [0; 3];
-            for _ in 0..400 {
-                let actions = random_actions(&batch, &mut rng);
-                let finished: Vec<bool> = (0..40).map(|i| batch.terminated(i)).collect();
-                batch.step(&actions).unwrap();
-                for i in 0..40 {
-                    if finished[i] {
-                        // The step started a new episode.
-                        games[i] = Game::new(rules, start);
-                        totals[i] = 0;
-                        assert_eq!(batch.plies(i), 0);
-                        assert_eq!(batch.position(i), games[i].position());
-                        continue;
-                    }
-                    games[i].play(Move(actions[i] as u8 + 1)).unwrap();
-                    totals[i] += batch.reward(i);
-                    assert_eq!(batch.position(i), games[i].position(), "{rules}");
-                    assert_eq!(batch.moves(i), games[i].moves());
-                    assert_eq!(batch.terminated(i), games[i].is_over());
-                    let end = batch.end(i).map(|e| match e {
-                        Ending::Repetition => End::Repetition,
-                        _ => End::NoMoves,
-                    });
-                    assert_eq!(end, games[i].end());
-                    if let Some(e) = batch.end(i) {
-                        ends[e as usize] += 1;
-                        let p = games[i].position();
-                        let m = p.captured(Side::South) as i32 - p.captured(Side::North) as i32;
-                        assert_eq!(totals[i], m, "{rules}");
-                    }
+    /// Plays 40 games of `rules` from `start` for 400 steps, both sides played by the
+    /// caller, moves recorded: every episode is the game of its moves, ends where that game
+    /// ends, and its rewards add up to its final margin. Returns the episodes that ended by
+    /// repetition.
+    fn games_equal_games<const W: usize>(rules: Rules, start: Position<W>) -> i32 {
+        let options = BatchOptions {
+            record_moves: true,
+            ..BatchOptions::default()
+        };
+        let mut batch = Batch::new(rules, start, 40, options, 0).unwrap();
+        let mut rng = Rng(2);
+        let mut games: Vec<Game<W>> = (0..40).map(|_| Game::new(rules, start)).collect();
+        let mut totals = [0; 40];
+        let mut ends = [0; 3];
+        for _ in 0..400 {
+            let actions = random_actions(&batch, &mut rng);
+            let finished: Vec<bool> = (0..40).map(|i| batch.terminated(i)).collect();
+            batch.step(&actions).unwrap();
+            for i in 0..40 {
+                if finished[i] {
+                    // The step started a new episode.
+                    games[i] = Game::new(rules, start);
+                    totals[i] = 0;
+                    assert_eq!(batch.plies(i), 0);
+                    assert_eq!(batch.position(i), games[i].position());
+                    continue;
+                }
+                games[i].play(Move(actions[i] as u8 + 1)).unwrap();
+                totals[i] += batch.reward(i);
+                assert_eq!(batch.position(i), games[i].position(), "{rules}");
+                assert_eq!(batch.moves(i), games[i].moves());
+                assert_eq!(batch.terminated(i), games[i].is_over());
+                let end = batch.end(i).map(|e| match e {
+                    Ending::Repetition => End::Repetition,
+                    _ => End::NoMoves,
+                });
+                assert_eq!(end, games[i].end());
+                if let Some(e) = batch.end(i) {
+                    ends[e as usize] += 1;
+                    let p = games[i].position();
+                    let m = p.captured(Side::South) as i32 - p.captured(Side::North) as i32;
+                    assert_eq!(totals[i], m, "{rules}");
                 }
             }
-            assert!(ends.iter().sum::<i32>() > 0);
-            repetitions += ends[Ending::Repetition as usize];
         }
-        assert!(repetitions > 0);
+        assert!(ends.iter().sum::<i32>() > 0, "{rules}");
+        ends[Ending::Repetition as usize]
+    }
+
+    #[test]
+    fn games_equal_games_of_the_same_moves() {
+        // Histories of packed keys (2x6 and smaller, no hole above 31 seeds), of board keys
+        // (2x8: no packed key), and of both (8 seeds a hole: 96 seeds, where a hole can hold
+        // more than 31).
+        let mut repetitions = [0; 3];
+        for rules in sample_rules() {
+            repetitions[0] += games_equal_games(rules, Position6::start(&rules).unwrap());
+        }
+        for variant in [Variant::Hoyito2, Variant::Hoyito3] {
+            let rules = Rules::new(variant, 8, 3, LastFour::Capturer, CaptureSide::Any).unwrap();
+            repetitions[1] += games_equal_games(rules, Position12::start(&rules).unwrap());
+            let rules = Rules::new(variant, 6, 8, LastFour::Capturer, CaptureSide::Any).unwrap();
+            repetitions[2] += games_equal_games(rules, Position6::start(&rules).unwrap());
+        }
+        assert!(repetitions.iter().all(|&r| r > 0), "{repetitions:?}");
     }
 
     #[test]
