@@ -26,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use anyhow::{bail, Result};
-use hoyito_rules::{Move, Position, Rules, Side, Status};
+use hoyito_rules::{Child, Move, Position, Rules, Side, Status};
 use hoyito_tables::Tables;
 use rayon::prelude::*;
 
@@ -183,20 +183,25 @@ impl<const W: usize> Opponent<W> {
         self.tables.as_ref().map_or(0, |t| t.max_seeds())
     }
 
+    /// A random opponent's move in `p` with its result, the same draw as
+    /// [`Opponent::choose`] (for a caller that would play it next: no second sowing).
+    /// `None` when the side to move has no legal move.
+    pub(crate) fn random_child(&mut self, p: &Position<W>) -> Option<Child<W>> {
+        let moves = p.moves(&self.rules);
+        let children = moves.children();
+        if children.is_empty() {
+            return None;
+        }
+        Some(children[self.rng.below(children.len())])
+    }
+
     /// Its move in `p` (`None` when the side to move has no legal move). Setting `stop` makes
     /// an engine move at once with what its search knows.
     pub fn choose(&mut self, p: &Position<W>, stop: Option<&AtomicBool>) -> Option<Move> {
         let never = AtomicBool::new(false);
         let stop = stop.unwrap_or(&never);
         let level = match self.kind {
-            OpponentKind::Random => {
-                let moves = p.moves(&self.rules);
-                let children = moves.children();
-                if children.is_empty() {
-                    return None;
-                }
-                return Some(children[self.rng.below(children.len())].mv);
-            }
+            OpponentKind::Random => return self.random_child(p).map(|c| c.mv),
             OpponentKind::Level(l) => l,
             OpponentKind::Perfect => 0,
         };

@@ -360,9 +360,12 @@ impl<const W: usize> Setup<'_, W> {
         };
         let mut out = Ok(());
         while s.end.is_none() && s.position.side_to_move() != self.options.player {
-            let child = opponent
-                .choose(&s.position, None)
-                .and_then(|mv| s.position.play(self.rules, mv).ok());
+            let child = match opponent.kind() {
+                OpponentKind::Random => opponent.random_child(&s.position),
+                _ => opponent
+                    .choose(&s.position, None)
+                    .and_then(|mv| s.position.play(self.rules, mv).ok()),
+            };
             match child {
                 Some(c) => self.apply(s, &c),
                 None => {
@@ -1114,6 +1117,41 @@ mod tests {
             repetitions[2] += games_equal_games(rules, Position6::start(&rules).unwrap());
         }
         assert!(repetitions.iter().all(|&r| r > 0), "{repetitions:?}");
+    }
+
+    #[test]
+    fn a_random_opponent_plays_as_an_opponent_of_its_seed() {
+        // Game i's opponent draws as Opponent::choose with seed + i, move for move.
+        let rules = Rules::default();
+        let start = Position6::start(&rules).unwrap();
+        let options = BatchOptions {
+            opponent: Some(OpponentKind::Random),
+            record_moves: true,
+            autoreset: false,
+            ..BatchOptions::default()
+        };
+        let mut batch = Batch::new(rules, start, 3, options, 40).unwrap();
+        let mut rng = Rng(1);
+        for _ in 0..30 {
+            if (0..3).any(|i| batch.end(i).is_some()) {
+                break;
+            }
+            batch.step(&random_actions(&batch, &mut rng)).unwrap();
+        }
+        let mut north = 0;
+        for i in 0..3 {
+            let mut opponent = Opponent::new(rules, OpponentKind::Random, None, 40 + i).unwrap();
+            let mut game = Game::new(rules, start);
+            for &mv in batch.moves(i as usize) {
+                let p = game.position();
+                if p.side_to_move() == Side::North {
+                    assert_eq!(opponent.choose(&p, None), Some(mv), "game {i} at {p}");
+                    north += 1;
+                }
+                game.play(mv).unwrap();
+            }
+        }
+        assert!(north >= 30, "{north}");
     }
 
     #[test]
