@@ -12,6 +12,42 @@ use super::scratch::{BucketReader, MoveIndex};
 use super::work::{Packing, BLOCK, CHANGED, EVAL};
 use crate::error::TableError;
 
+/// Moves a round reads ahead of the one it passes on (see [`Ahead`]).
+const AHEAD: usize = 16;
+
+/// The last [`AHEAD`] moves read, oldest first: a move is passed on once `AHEAD` more were
+/// read after it, by then its predecessor's byte is in the cache.
+#[derive(Default)]
+struct Ahead {
+    moves: [(u64, u64); AHEAD],
+    /// Moves read, all told; the oldest held is `read - held`.
+    read: usize,
+    held: usize,
+}
+
+impl Ahead {
+    /// Holds `m`, and gives back the oldest move when `AHEAD` were already held.
+    #[inline(always)]
+    fn push(&mut self, m: (u64, u64)) -> Option<(u64, u64)> {
+        let slot = self.read % AHEAD;
+        let out = (self.held == AHEAD).then(|| self.moves[slot]);
+        self.moves[slot] = m;
+        self.read += 1;
+        self.held = (self.held + 1).min(AHEAD);
+        out
+    }
+
+    /// The oldest move held, taken out.
+    fn pop(&mut self) -> Option<(u64, u64)> {
+        if self.held == 0 {
+            return None;
+        }
+        let m = self.moves[(self.read - self.held) % AHEAD];
+        self.held -= 1;
+        Some(m)
+    }
+}
+
 /// Blocks without a change that a read of changed blocks goes through rather than starting
 /// a new read (one read being cheaper than several).
 const READ_THROUGH: usize = 4;
@@ -53,6 +89,7 @@ impl Ctx<'_> {
         let mut reader = BucketReader::new(moves, b);
         let blocks = reader.blocks();
         let changed = |k: usize| self.changed_blocks.get(first + k as u64);
+        let mut ahead = Ahead::default();
         let mut k = 0;
         while k < blocks {
             if !changed(k) {
@@ -74,8 +111,18 @@ impl Ctx<'_> {
                 start,
                 end,
                 |c| self.cells.get(c).load(Relaxed) & CHANGED != 0,
-                |c, p| self.pass_on(tail, c, p),
+                |c, p| {
+                    // The predecessors lie anywhere in the layer: each byte is loaded
+                    // `AHEAD` moves before it is read, so that the misses overlap.
+                    self.cells.fetch(p);
+                    if let Some((c, p)) = ahead.push((c, p)) {
+                        self.pass_on(tail, c, p);
+                    }
+                },
             )?;
+        }
+        while let Some((c, p)) = ahead.pop() {
+            self.pass_on(tail, c, p);
         }
         Ok(())
     }
@@ -191,5 +238,36 @@ impl Ctx<'_> {
     fn hand_on_marks(&self) {
         self.eval_blocks.clear();
         self.changed_blocks.take(&self.next_changed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ahead_gives_moves_back_in_order_once_each() {
+        for n in [
+            0u64,
+            1,
+            AHEAD as u64 - 1,
+            AHEAD as u64,
+            AHEAD as u64 + 1,
+            100,
+        ] {
+            let mut ahead = Ahead::default();
+            let mut out = Vec::new();
+            for i in 0..n {
+                if let Some(m) = ahead.push((i, 2 * i)) {
+                    out.push(m);
+                }
+                // Nothing is given back before `AHEAD` more were read.
+                assert_eq!(out.len() as u64, (i + 1).saturating_sub(AHEAD as u64));
+            }
+            while let Some(m) = ahead.pop() {
+                out.push(m);
+            }
+            assert_eq!(out, (0..n).map(|i| (i, 2 * i)).collect::<Vec<_>>());
+        }
     }
 }
