@@ -186,13 +186,29 @@ impl<const W: usize> Opponent<W> {
     /// A random opponent's move in `p` with its result, the same draw as
     /// [`Opponent::choose`] (for a caller that would play it next: no second sowing).
     /// `None` when the side to move has no legal move.
+    ///
+    /// The draw is uniform among the holes of the side to move that hold seeds, and only the
+    /// hole drawn is sown: a hole whose sowing never ends is no move, and the draw is made
+    /// again among the others. Each legal move is drawn with the same chance, at the cost
+    /// of one sowing where sowing every hole to list the legal moves first costs one a hole.
     pub(crate) fn random_child(&mut self, p: &Position<W>) -> Option<Child<W>> {
-        let moves = p.moves(&self.rules);
-        let children = moves.children();
-        if children.is_empty() {
-            return None;
+        let side = p.side_to_move();
+        let mut holes: u32 = (1..=p.holes())
+            .filter(|&k| p.seeds_in(side, k) != 0)
+            .fold(0, |m, k| m | 1 << (k - 1));
+        while holes != 0 {
+            // The `r`-th hole with seeds, counted from the first.
+            let mut rest = holes;
+            for _ in 0..self.rng.below(holes.count_ones() as usize) {
+                rest &= rest - 1;
+            }
+            let k = rest.trailing_zeros() as usize + 1;
+            match p.play(&self.rules, Move(k as u8)) {
+                Ok(child) => return Some(child),
+                Err(_) => holes &= !(1 << (k - 1)),
+            }
         }
-        Some(children[self.rng.below(children.len())])
+        None
     }
 
     /// Its move in `p` (`None` when the side to move has no legal move). Setting `stop` makes
@@ -283,6 +299,38 @@ pub(crate) mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_random_opponent_draws_every_legal_move_alike_and_never_an_endless_one() {
+        // From data/conformance/endless.jsonl: hole 6 holds seeds and never ends.
+        let rules = Rules::builder()
+            .capture_side(CaptureSide::Opponent)
+            .build()
+            .unwrap();
+        let p = Position6::parse(&rules, "2,1,0,2,1,3/1,0,1,0,1,0 S 20-16").unwrap();
+        assert!(p.play(&rules, Move(6)).is_err());
+        let legal = [1, 2, 4, 5];
+        let mut o = Opponent::<2>::new(rules, OpponentKind::Random, None, 7).unwrap();
+        let mut counts = [0u32; 7];
+        let draws = 8000;
+        for _ in 0..draws {
+            let child = o.random_child(&p).unwrap();
+            assert_eq!(Ok(child), p.play(&rules, child.mv), "the child of its move");
+            counts[child.mv.hole()] += 1;
+        }
+        // Each legal move a quarter of the time: 2000 draws, sd about 39; 6 sd either way.
+        for k in 1..=6 {
+            let want = if legal.contains(&k) { 1750..2250 } else { 0..1 };
+            assert!(
+                want.contains(&counts[k]),
+                "hole {k} drawn {} times",
+                counts[k]
+            );
+        }
+        // A side with no legal move: none.
+        let stuck = Position6::parse(&rules, "0,0,0,0,0,0/1,2,0,0,1,1 S").unwrap();
+        assert_eq!(o.random_child(&stuck), None);
     }
 
     #[test]

@@ -427,11 +427,9 @@ impl MoveIndex {
                     (Moves::File(path), moves, sum) => (read_runs(&path, moves, sum)?, Some(path)),
                     (Moves::Memory(moves), _, _) => (moves, None),
                 };
-                // By successor only: a move repeated (two sowings of one position that end
-                // on one board) comes twice in a row in one run, and stays so.
-                let mut room = Vec::with_capacity(moves.len());
-                radix_sort(&mut moves, &mut room, PRED_BITS, index_bits(per_bucket));
-                drop(room);
+                // In place: a radix sort would need as many bytes again, a file's worth a
+                // thread.
+                moves.sort_unstable();
                 moves.dedup();
                 kept.fetch_add(moves.len() as u64, Relaxed);
                 let first = b as u64 * per_bucket;
