@@ -187,8 +187,8 @@ impl MoveSink {
     /// `first`, to their files (and empties it). The first error is kept for
     /// [`MoveSink::finish`].
     pub(super) fn write(&self, first: u64, moves: &mut Vec<u64>) {
-        // By successor; a piece generates its moves in the order of its positions, so the
-        // moves of one successor stay in the order of their predecessors.
+        // By successor, the runs' order (the order of one successor's predecessors does not
+        // matter: each file is sorted whole before the rounds read it).
         ROOM.with_borrow_mut(|room| radix_sort(moves, room, PIECE_BITS, self.successor_bits));
         let mut rest = &moves[..];
         let mut pairs = Vec::new();
