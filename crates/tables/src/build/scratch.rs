@@ -730,20 +730,25 @@ impl<'a> BucketReader<'a> {
 
 mod coding;
 
+/// A small generator for the tests of this module and of `coding` (xorshift64): they need no
+/// crate for it.
+#[cfg(test)]
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn radix_sort_sorts_by_its_bits_and_keeps_ties_in_order() {
-        // A small generator: the test needs no crate for it.
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for (n, shift, bits) in [
             (0, 16, 27),
             (1, 16, 27),

@@ -307,13 +307,7 @@ mod tests {
 
     #[test]
     fn runs_read_back_as_written() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut runs = Vec::new();
         for case in 0..200 {
             let m = 1 + (next() % 300) as usize;
